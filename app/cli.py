@@ -1,0 +1,150 @@
+"""The `coordbot` command line: the same services the bot uses, for operators and scripts."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError as SettingsError
+
+from app.config import Settings
+from app.domain.clock import Clock, FrozenClock, SystemClock
+from app.domain.errors import CoordBotError
+
+logger = logging.getLogger("app.cli")
+
+
+class CliError(Exception):
+    """Bad input: a one-line message and a non-zero exit."""
+
+
+def _settings() -> Settings:
+    try:
+        return Settings()
+    except SettingsError as exc:
+        first = exc.errors()[0]
+        field = str(first["loc"][0]).upper() if first["loc"] else "settings"
+        raise CliError(f"invalid setting {field}: {first['msg']}") from exc
+
+
+def _clock(now: str | None) -> Clock:
+    if not now:
+        return SystemClock()
+    try:
+        moment = datetime.fromisoformat(now.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise CliError(f"--now: '{now}' is not an ISO 8601 date-time") from exc
+    if moment.tzinfo is None:
+        raise CliError("--now needs a timezone, e.g. 2026-05-01T10:00:00Z")
+    return FrozenClock(moment)
+
+
+def _emit(payload: Any) -> None:
+    sys.stdout.write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    settings = _settings()
+    if not settings.telegram_bot_token:
+        raise CliError(
+            "TELEGRAM_BOT_TOKEN is not set: put it in the environment or in .env "
+            "(see .env.example)."
+        )
+    from app.persistence.migrations import upgrade_head
+    from app.telegram_handlers.bot import build_application
+
+    upgrade_head(settings.resolved_database_url)
+    application = build_application(settings)
+    logger.info("starting the bot (polling)")
+    application.run_polling(allowed_updates=["message", "callback_query"])
+    return 0
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from app.persistence.migrations import upgrade_head
+
+    upgrade_head(_settings().resolved_database_url)
+    print("database is up to date", file=sys.stderr)
+    return 0
+
+
+async def _with_container(
+    clock: Clock, work: Callable[[Any], Awaitable[int]], *, migrate: bool = True
+) -> int:
+    from app.container import Container
+
+    container = Container(_settings(), clock=clock)
+    try:
+        if migrate:
+            await container.migrate()
+        await container.start()
+        return await work(container)
+    finally:
+        await container.stop()
+
+
+def cmd_seed(args: argparse.Namespace) -> int:
+    from app.core.seed_service import SeedService, load_fixture
+
+    data = load_fixture(Path(args.file))
+
+    async def work(container: Any) -> int:
+        report = await SeedService(container.db, container.clock).seed(data)
+        if args.json:
+            _emit(report.as_dict())
+        else:
+            print(
+                "seeded {users} users, {proposals} proposals, {votes} votes, "
+                "{submissions} submissions".format(**report.as_dict())
+            )
+        return 0
+
+    return asyncio.run(_with_container(_clock(None), work))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="coordbot", description=__doc__)
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("run", help="migrate, then run the bot (polling)").set_defaults(func=cmd_run)
+    sub.add_parser("migrate", help="alembic upgrade head").set_defaults(func=cmd_migrate)
+    seed = sub.add_parser("seed", help="load a fixture into the database and the index")
+    seed.add_argument("file")
+    seed.add_argument("--json", action="store_true")
+    seed.set_defaults(func=cmd_seed)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("PTB_TIMEDELTA", "true")
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    try:
+        return int(args.func(args))
+    except CliError as exc:
+        print(f"coordbot: {exc}", file=sys.stderr)
+        return 2
+    except CoordBotError as exc:
+        if getattr(args, "json", False):
+            _emit({"error": True, "error_type": type(exc).__name__, "message": exc.user_message})
+        print(f"coordbot: {exc.user_message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

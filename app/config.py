@@ -1,0 +1,74 @@
+"""Settings, read once from the environment and ``.env``.
+
+One class holds every knob the operator can turn; nothing is read at import
+time. Secrets (the bot token, the OpenAI key) have no defaults.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Annotated
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    telegram_bot_token: str | None = None
+    database_url: str | None = None
+    data_dir: Path = Path("./data")
+    admin_telegram_ids: Annotated[frozenset[int], NoDecode] = frozenset()
+    target_channel_id: str | None = None
+    bot_timezone: str = "UTC"
+    reminder_before_hours: float = Field(default=24.0, ge=0)
+    log_level: str = "INFO"
+
+    @field_validator("admin_telegram_ids", mode="before")
+    @classmethod
+    def _split_ids(cls, value: object) -> object:
+        if isinstance(value, str):
+            parts = [p for p in value.replace(";", ",").replace(" ", ",").split(",") if p]
+            try:
+                return frozenset(int(p) for p in parts)
+            except ValueError as exc:
+                raise ValueError("ADMIN_TELEGRAM_IDS must be numeric Telegram ids") from exc
+        if isinstance(value, int):
+            return frozenset({value})
+        return value
+
+    @field_validator("bot_timezone")
+    @classmethod
+    def _check_timezone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"BOT_TIMEZONE {value!r} is not an IANA time zone") from exc
+        return value
+
+    @property
+    def resolved_database_url(self) -> str:
+        """DATABASE_URL, or a SQLite file under DATA_DIR; plain postgres URLs get asyncpg."""
+        url = self.database_url
+        if not url:
+            return f"sqlite+aiosqlite:///{(self.data_dir / 'coordbot.sqlite3').resolve()}"
+        for prefix in ("postgres://", "postgresql://"):
+            if url.startswith(prefix):
+                return "postgresql+asyncpg://" + url[len(prefix) :]
+        if url.startswith("sqlite:///"):
+            return "sqlite+aiosqlite:///" + url[len("sqlite:///") :]
+        return url
+
+    @property
+    def timezone(self) -> ZoneInfo:
+        return ZoneInfo(self.bot_timezone)
+
+    @property
+    def reminder_before(self) -> timedelta:
+        return timedelta(hours=self.reminder_before_hours)
+
+    def is_admin(self, telegram_id: int) -> bool:
+        return telegram_id in self.admin_telegram_ids

@@ -1,0 +1,229 @@
+"""Proposal use cases: create, read, list, edit and cancel, with their rules."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from enum import StrEnum
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core import validation
+from app.domain.clock import Clock
+from app.domain.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
+from app.domain.interfaces import ProposalPublisher
+from app.domain.models import Page, Proposal, ProposalDraft, ProposalStatus, ProposalType, User
+from app.persistence.database import Database
+from app.persistence.repositories.proposals import ProposalRepository
+from app.persistence.repositories.submissions import SubmissionRepository
+from app.persistence.repositories.users import UserRepository
+
+logger = logging.getLogger(__name__)
+
+PAGE_SIZE = 10
+
+
+class EditableField(StrEnum):
+    TITLE = "title"
+    DESCRIPTION = "description"
+    OPTIONS = "options"
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedProposal:
+    proposal: Proposal
+    posted: bool
+
+
+def not_found(proposal_id: int) -> NotFoundError:
+    return NotFoundError(
+        f"Proposal #{proposal_id} does not exist. Use /proposals to see the list, "
+        "or /ask to search for one."
+    )
+
+
+class ProposalService:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        publisher: ProposalPublisher,
+        *,
+        target_channel_id: str | None = None,
+        admin_ids: frozenset[int] = frozenset(),
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.publisher = publisher
+        self.target_channel_id = target_channel_id
+        self.admin_ids = admin_ids
+
+    def is_admin(self, user_id: int) -> bool:
+        return user_id in self.admin_ids
+
+    async def register_user(self, user: User) -> None:
+        async with self.db.transaction() as session:
+            await UserRepository(session).upsert(user, self.clock.now())
+
+    def validate_draft(self, draft: ProposalDraft) -> ProposalDraft:
+        """Every rule a proposal must meet; raises ValidationError naming the first broken one."""
+        options: list[str] = []
+        if draft.proposal_type is ProposalType.MULTIPLE_CHOICE:
+            options = validation.clean_options(draft.options)
+        if draft.deadline_at is None:
+            raise ValidationError("Please say when voting should end, for example '3 days'.")
+        return ProposalDraft(
+            title=validation.clean_title(draft.title),
+            description=validation.clean_description(draft.description),
+            proposal_type=draft.proposal_type,
+            options=options,
+            deadline_at=validation.check_deadline(draft.deadline_at, self.clock.now()),
+            context_text=validation.clean_context(draft.context_text or "") or None,
+        )
+
+    async def create_proposal(self, proposer: User, draft: ProposalDraft) -> CreatedProposal:
+        draft = self.validate_draft(draft)
+        now = self.clock.now()
+        async with self.db.transaction() as session:
+            await UserRepository(session).upsert(proposer, now)
+            proposal = await ProposalRepository(session).add(
+                proposer_id=proposer.telegram_id,
+                title=draft.title,
+                description=draft.description,
+                proposal_type=draft.proposal_type.value,
+                options=draft.options,
+                target_channel_id=self.target_channel_id,
+                created_at=now,
+                deadline_at=draft.deadline_at,
+                status=ProposalStatus.OPEN.value,
+                context_text=draft.context_text,
+            )
+        logger.info("proposal %s created by %s", proposal.id, proposer.telegram_id)
+        posted = await self._publish(proposal)
+        if posted is not None:
+            proposal = posted
+        return CreatedProposal(proposal=proposal, posted=posted is not None)
+
+    async def _publish(self, proposal: Proposal) -> Proposal | None:
+        try:
+            message_id = await self.publisher.publish(proposal)
+        except Exception:
+            logger.exception("could not post proposal %s to the channel", proposal.id)
+            return None
+        if message_id is None:
+            return None
+        async with self.db.transaction() as session:
+            return await ProposalRepository(session).update_fields(
+                proposal.id, channel_message_id=message_id
+            )
+
+    async def _refresh(self, proposal: Proposal) -> None:
+        if proposal.channel_message_id is None:
+            return
+        try:
+            await self.publisher.refresh(proposal)
+        except Exception:
+            logger.exception("could not update the channel post of proposal %s", proposal.id)
+
+    async def get(self, proposal_id: int) -> Proposal:
+        async with self.db.transaction() as session:
+            proposal = await ProposalRepository(session).get_proposal_by_id(proposal_id)
+        if proposal is None:
+            raise not_found(proposal_id)
+        return proposal
+
+    async def list_proposals(self, status: ProposalStatus | None, page: int = 0) -> Page[Proposal]:
+        page = max(page, 0)
+        async with self.db.transaction() as session:
+            items, total = await ProposalRepository(session).list_page(
+                status=status, offset=page * PAGE_SIZE, limit=PAGE_SIZE
+            )
+        return Page(items=items, page=page, page_size=PAGE_SIZE, total=total)
+
+    async def my_proposals(self, user_id: int, page: int = 0) -> Page[Proposal]:
+        page = max(page, 0)
+        async with self.db.transaction() as session:
+            items, total = await ProposalRepository(session).list_page(
+                proposer_id=user_id, offset=page * PAGE_SIZE, limit=PAGE_SIZE
+            )
+        return Page(items=items, page=page, page_size=PAGE_SIZE, total=total)
+
+    async def check_editable(self, user_id: int, proposal_id: int) -> Proposal:
+        """The proposal, if ``user_id`` may edit it now; otherwise the reason why not."""
+        async with self.db.transaction() as session:
+            return await self._editable(session, user_id, proposal_id)
+
+    async def _editable(self, session: AsyncSession, user_id: int, proposal_id: int) -> Proposal:
+        repo = ProposalRepository(session)
+        proposal = await repo.get_proposal_by_id(proposal_id, lock=True)
+        if proposal is None:
+            raise not_found(proposal_id)
+        if proposal.proposer_id != user_id:
+            raise PermissionDeniedError("Only the proposer can edit this proposal.")
+        if proposal.status is not ProposalStatus.OPEN:
+            raise ConflictError(
+                f"Proposal #{proposal_id} is {proposal.status}; it can't be edited."
+            )
+        votes = await SubmissionRepository(session).count_for_proposal(proposal_id)
+        if votes:
+            raise ConflictError(
+                f"Proposal #{proposal_id} already has {votes} response(s), so it can no longer "
+                "be edited. You can cancel it with /cancel_proposal and create a new one."
+            )
+        return proposal
+
+    async def edit_proposal_details(
+        self, user_id: int, proposal_id: int, field: EditableField, value: str
+    ) -> Proposal:
+        async with self.db.transaction() as session:
+            proposal = await self._editable(session, user_id, proposal_id)
+            changes: dict[str, object]
+            if field is EditableField.TITLE:
+                changes = {"title": validation.clean_title(value)}
+            elif field is EditableField.DESCRIPTION:
+                changes = {"description": validation.clean_description(value)}
+            else:
+                if not proposal.is_multiple_choice:
+                    raise ValidationError("A free-form proposal has no options to edit.")
+                changes = {"options": validation.clean_options(validation.split_options(value))}
+            updated = await ProposalRepository(session).update_fields(proposal_id, **changes)
+        logger.info("proposal %s edited (%s)", proposal_id, field.value)
+        await self._refresh(updated)
+        return updated
+
+    async def check_cancellable(self, user_id: int, proposal_id: int) -> Proposal:
+        async with self.db.transaction() as session:
+            return await self._cancellable(ProposalRepository(session), user_id, proposal_id)
+
+    async def _cancellable(
+        self, repo: ProposalRepository, user_id: int, proposal_id: int
+    ) -> Proposal:
+        proposal = await repo.get_proposal_by_id(proposal_id, lock=True)
+        if proposal is None:
+            raise not_found(proposal_id)
+        if proposal.proposer_id != user_id:
+            raise PermissionDeniedError("Only the proposer can cancel this proposal.")
+        if proposal.status is not ProposalStatus.OPEN:
+            raise ConflictError(
+                f"Proposal #{proposal_id} is already {proposal.status}; it can't be cancelled."
+            )
+        return proposal
+
+    async def cancel_proposal(self, user_id: int, proposal_id: int) -> Proposal:
+        now = self.clock.now()
+        async with self.db.transaction() as session:
+            repo = ProposalRepository(session)
+            await self._cancellable(repo, user_id, proposal_id)
+            changed = await repo.transition_status(
+                proposal_id,
+                ProposalStatus.OPEN,
+                status=ProposalStatus.CANCELLED.value,
+                closed_at=now,
+            )
+            if not changed:  # pragma: no cover - the row lock above makes this a safety net
+                raise ConflictError(f"Proposal #{proposal_id} was closed a moment ago.")
+            updated = await repo.get_proposal_by_id(proposal_id)
+            assert updated is not None
+        logger.info("proposal %s cancelled", proposal_id)
+        await self._refresh(updated)
+        return updated

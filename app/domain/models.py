@@ -1,0 +1,115 @@
+"""Plain data the services pass around; no framework imports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class ProposalType(StrEnum):
+    MULTIPLE_CHOICE = "multiple_choice"
+    FREE_FORM = "free_form"
+
+    @property
+    def label(self) -> str:
+        return "Multiple choice" if self is ProposalType.MULTIPLE_CHOICE else "Free form"
+
+
+class ProposalStatus(StrEnum):
+    OPEN = "open"
+    CLOSED = "closed"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    telegram_id: int
+    username: str | None = None
+    first_name: str | None = None
+    last_name: str | None = None
+
+    @property
+    def display_name(self) -> str:
+        if self.username:
+            return f"@{self.username}"
+        name = " ".join(p for p in (self.first_name, self.last_name) if p)
+        return name or f"user {self.telegram_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    id: int
+    proposer_id: int
+    title: str
+    description: str
+    proposal_type: ProposalType
+    options: list[str]
+    created_at: datetime
+    deadline_at: datetime
+    status: ProposalStatus
+    target_channel_id: str | None = None
+    channel_message_id: int | None = None
+    closed_at: datetime | None = None
+    outcome: str | None = None
+    raw_results: dict[str, Any] | None = None
+    context_text: str | None = None
+    proposer: User | None = None
+
+    @property
+    def is_multiple_choice(self) -> bool:
+        return self.proposal_type is ProposalType.MULTIPLE_CHOICE
+
+    def accepts_votes_at(self, now: datetime) -> bool:
+        return self.status is ProposalStatus.OPEN and now < self.deadline_at
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    id: int
+    proposal_id: int
+    submitter_id: int
+    response_content: str
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ProposalDraft:
+    """What a proposer asked for, before it is validated and stored."""
+
+    title: str
+    description: str
+    proposal_type: ProposalType
+    options: list[str] = field(default_factory=list)
+    deadline_at: datetime | None = None
+    context_text: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VoteReceipt:
+    """The outcome of a vote: what the voter chose and whether it replaced an earlier one."""
+
+    proposal: Proposal
+    choice: str
+    changed: bool
+    previous: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[T]):
+    items: list[T]
+    page: int
+    page_size: int
+    total: int
+
+    @property
+    def has_next(self) -> bool:
+        return (self.page + 1) * self.page_size < self.total
+
+    @property
+    def has_previous(self) -> bool:
+        return self.page > 0

@@ -1,0 +1,74 @@
+"""Tables. Telegram ids are 64-bit; every timestamp is UTC-aware."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.persistence.database import Base, UTCDateTime
+
+
+class UserRow(Base):
+    __tablename__ = "users"
+
+    telegram_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    username: Mapped[str | None] = mapped_column(String(64))
+    first_name: Mapped[str | None] = mapped_column(String(255))
+    last_name: Mapped[str | None] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
+
+    __table_args__ = (Index("ix_users_username", "username"),)
+
+
+class ProposalRow(Base):
+    __tablename__ = "proposals"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    proposer_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("users.telegram_id"), nullable=False
+    )
+    title: Mapped[str] = mapped_column(String(200), nullable=False)
+    description: Mapped[str] = mapped_column(Text, nullable=False)
+    proposal_type: Mapped[str] = mapped_column(String(32), nullable=False)
+    options: Mapped[list[str]] = mapped_column(JSON, nullable=False, default=list)
+    target_channel_id: Mapped[str | None] = mapped_column(String(64))
+    channel_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
+    deadline_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    status: Mapped[str] = mapped_column(String(16), nullable=False, default="open")
+    outcome: Mapped[str | None] = mapped_column(Text)
+    raw_results: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    context_text: Mapped[str | None] = mapped_column(Text)
+
+    __table_args__ = (
+        Index("ix_proposals_status", "status"),
+        Index("ix_proposals_deadline_at", "deadline_at"),
+        Index("ix_proposals_created_at", "created_at"),
+        Index("ix_proposals_proposal_type", "proposal_type"),
+        Index("ix_proposals_proposer_id", "proposer_id"),
+    )
+
+
+class SubmissionRow(Base):
+    __tablename__ = "submissions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    proposal_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("proposals.id", ondelete="CASCADE"), nullable=False
+    )
+    submitter_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("users.telegram_id"), nullable=False
+    )
+    response_content: Mapped[str] = mapped_column(Text, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
+
+    __table_args__ = (
+        UniqueConstraint("proposal_id", "submitter_id", name="uq_submissions_proposal_submitter"),
+        Index("ix_submissions_submitter_id", "submitter_id"),
+    )

@@ -1,0 +1,166 @@
+"""Proposals: storage, lookups and the dynamic filters /ask uses."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Select, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
+
+from app.domain.models import Proposal, ProposalStatus, ProposalType
+from app.persistence.models import ProposalRow, UserRow
+from app.persistence.repositories.base import locks_rows
+from app.persistence.repositories.users import to_user
+
+
+def to_proposal(row: ProposalRow, proposer: UserRow | None = None) -> Proposal:
+    return Proposal(
+        id=row.id,
+        proposer_id=row.proposer_id,
+        title=row.title,
+        description=row.description,
+        proposal_type=ProposalType(row.proposal_type),
+        options=list(row.options or []),
+        created_at=row.created_at,
+        deadline_at=row.deadline_at,
+        status=ProposalStatus(row.status),
+        target_channel_id=row.target_channel_id,
+        channel_message_id=row.channel_message_id,
+        closed_at=row.closed_at,
+        outcome=row.outcome,
+        raw_results=row.raw_results,
+        context_text=row.context_text,
+        proposer=to_user(proposer) if proposer is not None else None,
+    )
+
+
+_Proposer = aliased(UserRow)
+
+
+def _with_proposer() -> Select[Any]:
+    return select(ProposalRow, _Proposer).join(
+        _Proposer, _Proposer.telegram_id == ProposalRow.proposer_id
+    )
+
+
+class ProposalRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def add(self, **fields: Any) -> Proposal:
+        row = ProposalRow(**fields)
+        self.session.add(row)
+        await self.session.flush()
+        return await self._require(row.id)
+
+    async def get_proposal_by_id(self, proposal_id: int, *, lock: bool = False) -> Proposal | None:
+        stmt = _with_proposer().where(ProposalRow.id == proposal_id)
+        if lock and locks_rows(self.session):
+            stmt = stmt.with_for_update(of=ProposalRow)
+        result = (await self.session.execute(stmt)).first()
+        return to_proposal(result[0], result[1]) if result else None
+
+    async def lock_for_vote(self, proposal_id: int) -> Proposal | None:
+        """Read a proposal under a shared lock, so a close cannot slip in mid-vote."""
+        stmt = select(ProposalRow).where(ProposalRow.id == proposal_id)
+        if locks_rows(self.session):
+            stmt = stmt.with_for_update(read=True)
+        row = await self.session.scalar(stmt)
+        return to_proposal(row) if row else None
+
+    async def _require(self, proposal_id: int) -> Proposal:
+        proposal = await self.get_proposal_by_id(proposal_id)
+        if proposal is None:  # pragma: no cover - only after a concurrent delete
+            raise LookupError(proposal_id)
+        return proposal
+
+    async def get_proposals_by_ids(self, ids: Sequence[int]) -> list[Proposal]:
+        if not ids:
+            return []
+        rows = (await self.session.execute(_with_proposer().where(ProposalRow.id.in_(ids)))).all()
+        by_id = {row[0].id: to_proposal(row[0], row[1]) for row in rows}
+        return [by_id[i] for i in ids if i in by_id]
+
+    async def update_fields(self, proposal_id: int, **fields: Any) -> Proposal:
+        await self.session.execute(
+            update(ProposalRow).where(ProposalRow.id == proposal_id).values(**fields)
+        )
+        return await self._require(proposal_id)
+
+    async def transition_status(
+        self, proposal_id: int, from_status: ProposalStatus, **fields: Any
+    ) -> bool:
+        """Compare-and-set on status: True only for the one caller that made the change."""
+        result = await self.session.execute(
+            update(ProposalRow)
+            .where(ProposalRow.id == proposal_id, ProposalRow.status == from_status.value)
+            .values(**fields)
+        )
+        return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    async def list_page(
+        self,
+        *,
+        status: ProposalStatus | None = None,
+        proposer_id: int | None = None,
+        offset: int = 0,
+        limit: int = 10,
+    ) -> tuple[list[Proposal], int]:
+        conditions = []
+        if status is not None:
+            conditions.append(ProposalRow.status == status.value)
+        if proposer_id is not None:
+            conditions.append(ProposalRow.proposer_id == proposer_id)
+        total = await self.session.scalar(
+            select(func.count()).select_from(ProposalRow).where(*conditions)
+        )
+        order = (
+            ProposalRow.deadline_at.asc()
+            if status is ProposalStatus.OPEN
+            else ProposalRow.created_at.desc()
+        )
+        stmt = _with_proposer().where(*conditions).order_by(order, ProposalRow.id.desc())
+        rows = (await self.session.execute(stmt.offset(offset).limit(limit))).all()
+        return [to_proposal(r[0], r[1]) for r in rows], int(total or 0)
+
+    async def find_proposals_by_dynamic_criteria(
+        self,
+        *,
+        status: ProposalStatus | None = None,
+        proposal_type: ProposalType | None = None,
+        date_range: tuple[datetime | None, datetime | None] | None = None,
+        creation_date_range: tuple[datetime | None, datetime | None] | None = None,
+        proposer_id: int | None = None,
+        ids: Sequence[int] | None = None,
+    ) -> list[Proposal]:
+        """Proposals matching every criterion given; ranges are half-open [start, end)."""
+        stmt = _with_proposer()
+        if status is not None:
+            stmt = stmt.where(ProposalRow.status == status.value)
+        if proposal_type is not None:
+            stmt = stmt.where(ProposalRow.proposal_type == proposal_type.value)
+        if proposer_id is not None:
+            stmt = stmt.where(ProposalRow.proposer_id == proposer_id)
+        if ids is not None:
+            stmt = stmt.where(ProposalRow.id.in_(list(ids)))
+        for column, bounds in (
+            (ProposalRow.deadline_at, date_range),
+            (ProposalRow.created_at, creation_date_range),
+        ):
+            if bounds is None:
+                continue
+            start, end = bounds
+            if start is not None:
+                stmt = stmt.where(column >= start)
+            if end is not None:
+                stmt = stmt.where(column < end)
+        rows = (await self.session.execute(stmt.order_by(ProposalRow.created_at.desc()))).all()
+        return [to_proposal(r[0], r[1]) for r in rows]
+
+    async def open_proposals(self) -> list[Proposal]:
+        stmt = _with_proposer().where(ProposalRow.status == ProposalStatus.OPEN.value)
+        rows = (await self.session.execute(stmt.order_by(ProposalRow.deadline_at))).all()
+        return [to_proposal(r[0], r[1]) for r in rows]

@@ -1,0 +1,104 @@
+"""Votes and free-form submissions: one row per (proposal, submitter)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.domain.models import Proposal, Submission
+from app.persistence.models import ProposalRow, SubmissionRow
+from app.persistence.repositories.base import dialect_insert
+from app.persistence.repositories.proposals import to_proposal
+
+
+def to_submission(row: SubmissionRow) -> Submission:
+    return Submission(
+        id=row.id,
+        proposal_id=row.proposal_id,
+        submitter_id=row.submitter_id,
+        response_content=row.response_content,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
+
+
+class SubmissionRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def upsert(
+        self, proposal_id: int, submitter_id: int, content: str, now: datetime
+    ) -> None:
+        """Record or replace a user's answer atomically (unique constraint + ON CONFLICT)."""
+        stmt = dialect_insert(self.session, SubmissionRow).values(
+            proposal_id=proposal_id,
+            submitter_id=submitter_id,
+            response_content=content,
+            created_at=now,
+            updated_at=now,
+        )
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[SubmissionRow.proposal_id, SubmissionRow.submitter_id],
+            set_={
+                "response_content": stmt.excluded.response_content,
+                "updated_at": stmt.excluded.updated_at,
+            },
+        )
+        await self.session.execute(stmt)
+
+    async def get_submission_by_proposal_and_user(
+        self, proposal_id: int, submitter_id: int
+    ) -> Submission | None:
+        row = await self.session.scalar(
+            select(SubmissionRow).where(
+                SubmissionRow.proposal_id == proposal_id,
+                SubmissionRow.submitter_id == submitter_id,
+            )
+        )
+        return to_submission(row) if row else None
+
+    async def count_for_proposal(self, proposal_id: int) -> int:
+        total = await self.session.scalar(
+            select(func.count())
+            .select_from(SubmissionRow)
+            .where(SubmissionRow.proposal_id == proposal_id)
+        )
+        return int(total or 0)
+
+    async def counts_by_content(self, proposal_id: int) -> dict[str, int]:
+        rows = await self.session.execute(
+            select(SubmissionRow.response_content, func.count())
+            .where(SubmissionRow.proposal_id == proposal_id)
+            .group_by(SubmissionRow.response_content)
+        )
+        return {content: int(n) for content, n in rows.all()}
+
+    async def contents_for_proposal(self, proposal_id: int) -> list[str]:
+        """Submission texts without submitter ids, oldest first (for anonymous results)."""
+        rows = await self.session.scalars(
+            select(SubmissionRow.response_content)
+            .where(SubmissionRow.proposal_id == proposal_id)
+            .order_by(SubmissionRow.created_at, SubmissionRow.id)
+        )
+        return list(rows)
+
+    async def list_for_user(
+        self, submitter_id: int, *, offset: int = 0, limit: int = 10
+    ) -> tuple[list[tuple[Submission, Proposal]], int]:
+        total = await self.session.scalar(
+            select(func.count())
+            .select_from(SubmissionRow)
+            .where(SubmissionRow.submitter_id == submitter_id)
+        )
+        rows = await self.session.execute(
+            select(SubmissionRow, ProposalRow)
+            .join(ProposalRow, ProposalRow.id == SubmissionRow.proposal_id)
+            .where(SubmissionRow.submitter_id == submitter_id)
+            .order_by(SubmissionRow.updated_at.desc(), SubmissionRow.id.desc())
+            .offset(offset)
+            .limit(limit)
+        )
+        items = [(to_submission(s), to_proposal(p)) for s, p in rows.all()]
+        return items, int(total or 0)

@@ -1,0 +1,73 @@
+"""Users: registered on first contact, refreshed when their names change."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.domain.models import User
+from app.persistence.models import UserRow
+from app.persistence.repositories.base import dialect_insert
+
+
+def to_user(row: UserRow) -> User:
+    return User(
+        telegram_id=row.telegram_id,
+        username=row.username,
+        first_name=row.first_name,
+        last_name=row.last_name,
+    )
+
+
+class UserRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def upsert(self, user: User, now: datetime) -> None:
+        stmt = dialect_insert(self.session, UserRow).values(
+            telegram_id=user.telegram_id,
+            username=user.username,
+            first_name=user.first_name,
+            last_name=user.last_name,
+            created_at=now,
+            updated_at=now,
+        )
+        excluded = stmt.excluded
+        changed = or_(
+            UserRow.username.is_distinct_from(excluded.username),
+            UserRow.first_name.is_distinct_from(excluded.first_name),
+            UserRow.last_name.is_distinct_from(excluded.last_name),
+        )
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[UserRow.telegram_id],
+            set_={
+                "username": excluded.username,
+                "first_name": excluded.first_name,
+                "last_name": excluded.last_name,
+                "updated_at": excluded.updated_at,
+            },
+            where=changed,
+        )
+        await self.session.execute(stmt)
+
+    async def ensure_exists(self, telegram_id: int, now: datetime) -> None:
+        """Make a placeholder row for an id seen only by number (fixtures, CLI)."""
+        stmt = (
+            dialect_insert(self.session, UserRow)
+            .values(telegram_id=telegram_id, created_at=now, updated_at=now)
+            .on_conflict_do_nothing(index_elements=[UserRow.telegram_id])
+        )
+        await self.session.execute(stmt)
+
+    async def get(self, telegram_id: int) -> User | None:
+        row = await self.session.get(UserRow, telegram_id)
+        return to_user(row) if row else None
+
+    async def find_by_username(self, username: str) -> User | None:
+        name = username.lstrip("@").lower()
+        row = await self.session.scalar(
+            select(UserRow).where(func.lower(UserRow.username) == name).limit(1)
+        )
+        return to_user(row) if row else None

@@ -1,0 +1,114 @@
+"""Builds the Telegram Application: handlers, typed context, services' lifetime."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import Update
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    BaseRequest,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+
+from app.config import Settings
+from app.container import Container
+from app.domain.clock import Clock
+from app.persistence.database import Database
+from app.telegram_handlers import listing, manage, propose, start, voting
+from app.telegram_handlers.channel import TelegramPublisher
+from app.telegram_handlers.common import reply
+from app.telegram_handlers.context import BotContext, BotData, UserData
+from app.telegram_handlers.errors import error_handler
+from app.telegram_handlers.keyboards import LIST, MY_PROPOSALS, MY_VOTES, VIEW
+
+logger = logging.getLogger(__name__)
+
+CONTEXT_TYPES = ContextTypes(context=BotContext, bot_data=BotData, user_data=UserData)
+
+BotApplication = Application[Any, BotContext, UserData, dict[Any, Any], BotData, Any]
+
+
+async def _post_init(application: BotApplication) -> None:
+    await application.bot.set_my_commands(start.bot_commands())
+    await application.bot_data.container.start()  # type: ignore[union-attr]
+
+
+async def _post_shutdown(application: BotApplication) -> None:
+    container = application.bot_data.container
+    if container is not None:
+        await container.stop()
+
+
+async def nothing_to_cancel(update: Update, context: BotContext) -> None:
+    await reply(update, "There is nothing to cancel right now.")
+
+
+def register_handlers(application: BotApplication) -> None:
+    private = filters.ChatType.PRIVATE
+    application.add_handlers(
+        [
+            propose.conversation(),
+            manage.edit_conversation(),
+            voting.submission_conversation(),
+            voting.vote_handler(),
+            CallbackQueryHandler(listing.proposals_page, pattern=LIST),
+            CallbackQueryHandler(listing.view_proposal_button, pattern=VIEW),
+            CallbackQueryHandler(listing.my_proposals_page, pattern=MY_PROPOSALS),
+            CallbackQueryHandler(listing.my_votes_page, pattern=MY_VOTES),
+            manage.cancel_button_handler(),
+            CommandHandler("help", start.help_command, filters=private),
+            CommandHandler("privacy", start.privacy, filters=private),
+            CommandHandler("proposals", listing.proposals_command, filters=private),
+            CommandHandler("view_proposal", listing.view_proposal, filters=private),
+            CommandHandler("my_proposals", listing.my_proposals, filters=private),
+            CommandHandler(["my_votes", "my_submissions"], listing.my_votes, filters=private),
+            CommandHandler("my_vote", listing.my_vote, filters=private),
+            CommandHandler("cancel_proposal", manage.cancel_proposal, filters=private),
+            CommandHandler("cancel", nothing_to_cancel, filters=private),
+            MessageHandler(filters.COMMAND & filters.ChatType.GROUPS, start.group_redirect),
+            MessageHandler(filters.COMMAND & private, start.unknown_command),
+            MessageHandler(filters.TEXT & private, start.plain_text),
+        ]
+    )
+    application.add_error_handler(error_handler)
+
+
+def build_application(
+    settings: Settings,
+    *,
+    request: BaseRequest | None = None,
+    clock: Clock | None = None,
+    database: Database | None = None,
+    rate_limit: bool = True,
+) -> BotApplication:
+    """The bot, wired to its services; nothing touches the network until it starts."""
+    token = settings.telegram_bot_token
+    if not token:
+        raise ValueError("TELEGRAM_BOT_TOKEN is not set")
+    builder = (
+        Application.builder()
+        .token(token)
+        .context_types(CONTEXT_TYPES)
+        .post_init(_post_init)
+        .post_shutdown(_post_shutdown)
+    )
+    if request is not None:
+        builder = builder.request(request).get_updates_request(request)
+    if rate_limit:
+        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
+    application: BotApplication = builder.build()
+    application.bot_data.container = Container(
+        settings,
+        clock=clock,
+        publisher=TelegramPublisher(application.bot, settings.timezone),
+        database=database,
+    )
+    register_handlers(application)
+    return application

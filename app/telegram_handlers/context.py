@@ -1,0 +1,68 @@
+"""Typed access to services from handlers (no string-keyed grab-bag)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from telegram.ext import Application, CallbackContext, ExtBot
+
+from app.domain.models import ProposalType
+
+if TYPE_CHECKING:
+    from app.container import Container
+
+
+class BotData:
+    """Application-wide state: the composition root, set when the app is built."""
+
+    def __init__(self) -> None:
+        self.container: Container | None = None
+
+
+@dataclass
+class DraftState:
+    """A proposal being built in the guided /propose conversation."""
+
+    title: str | None = None
+    description: str | None = None
+    proposal_type: ProposalType | None = None
+    options: list[str] | None = None
+    deadline_at: Any = None
+    context_text: str | None = None
+    context_asked: bool = False
+
+
+@dataclass
+class UserData:
+    draft: DraftState | None = None
+    editing_proposal: int | None = None
+    editing_field: str | None = None
+    submitting_to: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class BotContext(CallbackContext[ExtBot[None], UserData, dict[Any, Any], BotData]):
+    """CallbackContext with properties for the services handlers call."""
+
+    def __init__(
+        self,
+        application: Application[Any, Any, Any, Any, Any, Any],
+        chat_id: int | None = None,
+        user_id: int | None = None,
+    ) -> None:
+        super().__init__(application=application, chat_id=chat_id, user_id=user_id)
+
+    @property
+    def services(self) -> Container:
+        container = self.bot_data.container
+        if container is None:  # pragma: no cover - a wiring bug, not a user error
+            raise RuntimeError("the application was built without a container")
+        return container
+
+    @property
+    def state(self) -> UserData:
+        data = self.user_data
+        if data is None:  # pragma: no cover - updates without a user
+            raise RuntimeError("this update has no user")
+        return data

@@ -1,0 +1,139 @@
+"""Inline keyboards and their callback_data (compact, under 64 bytes, anchored patterns)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from app.domain.models import Page, Proposal, ProposalStatus
+
+# callback_data patterns; handlers register exactly these.
+VOTE = r"^v:(\d{1,10}):(\d{1,2})$"
+VIEW = r"^vp:(\d{1,10})$"
+LIST = r"^pl:(o|c|x|a):(\d{1,6})$"
+MY_PROPOSALS = r"^mp:(\d{1,6})$"
+MY_VOTES = r"^mv:(\d{1,6})$"
+PROPOSE_TYPE = r"^pt:(mc|ff)$"
+PROPOSE_CONFIRM = r"^pc:(yes|redo|no)$"
+EDIT_FIELD = r"^ef:(title|description|options|stop)$"
+CANCEL_CONFIRM = r"^cx:(\d{1,10}):(y|n)$"
+
+STATUS_CODES = {"o": ProposalStatus.OPEN, "c": ProposalStatus.CLOSED, "x": ProposalStatus.CANCELLED}
+STATUS_TO_CODE = {v: k for k, v in STATUS_CODES.items()}
+
+
+def deep_link(bot_username: str, payload: str) -> str:
+    return f"https://t.me/{bot_username}?start={payload}"
+
+
+def vote_keyboard(proposal: Proposal) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        [
+            [InlineKeyboardButton(option, callback_data=f"v:{proposal.id}:{index}")]
+            for index, option in enumerate(proposal.options)
+        ]
+    )
+
+
+def submit_keyboard(proposal: Proposal, bot_username: str) -> InlineKeyboardMarkup:
+    url = deep_link(bot_username, f"submit_{proposal.id}")
+    return InlineKeyboardMarkup([[InlineKeyboardButton("💡 Send your idea", url=url)]])
+
+
+def post_keyboard(proposal: Proposal, bot_username: str) -> InlineKeyboardMarkup | None:
+    """The buttons under a channel post: none once the proposal is no longer open."""
+    if proposal.status is not ProposalStatus.OPEN:
+        return None
+    if proposal.is_multiple_choice:
+        return vote_keyboard(proposal)
+    return submit_keyboard(proposal, bot_username)
+
+
+def status_chooser() -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton("🟢 Open", callback_data="pl:o:0"),
+                InlineKeyboardButton("🔒 Closed", callback_data="pl:c:0"),
+            ],
+            [
+                InlineKeyboardButton("❌ Cancelled", callback_data="pl:x:0"),
+                InlineKeyboardButton("All", callback_data="pl:a:0"),
+            ],
+        ]
+    )
+
+
+def _proposal_buttons(proposals: Sequence[Proposal]) -> list[list[InlineKeyboardButton]]:
+    rows = []
+    for p in proposals:
+        label = f"#{p.id} {p.title}"
+        rows.append([InlineKeyboardButton(label[:60], callback_data=f"vp:{p.id}")])
+    return rows
+
+
+def _pager(page: Page[object], prefix: str) -> list[InlineKeyboardButton]:
+    buttons = []
+    if page.has_previous:
+        buttons.append(InlineKeyboardButton("◀ Previous", callback_data=f"{prefix}{page.page - 1}"))
+    if page.has_next:
+        buttons.append(InlineKeyboardButton("Next ▶", callback_data=f"{prefix}{page.page + 1}"))
+    return buttons
+
+
+def list_keyboard(
+    page: Page[Proposal], prefix: str, *, open_buttons: bool = True
+) -> InlineKeyboardMarkup | None:
+    rows = _proposal_buttons(page.items) if open_buttons else []
+    pager = _pager(page, prefix)  # type: ignore[arg-type]
+    if pager:
+        rows.append(pager)
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+def proposal_type_keyboard() -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        [
+            [InlineKeyboardButton("🗳 Multiple choice", callback_data="pt:mc")],
+            [InlineKeyboardButton("💡 Free form (ideas)", callback_data="pt:ff")],
+        ]
+    )
+
+
+def confirm_keyboard() -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        [
+            [InlineKeyboardButton("✅ Create proposal", callback_data="pc:yes")],
+            [
+                InlineKeyboardButton("🕒 Change deadline", callback_data="pc:redo"),
+                InlineKeyboardButton("✖ Discard", callback_data="pc:no"),
+            ],
+        ]
+    )
+
+
+def edit_field_keyboard(proposal: Proposal) -> InlineKeyboardMarkup:
+    row = [
+        InlineKeyboardButton("Title", callback_data="ef:title"),
+        InlineKeyboardButton("Description", callback_data="ef:description"),
+    ]
+    if proposal.is_multiple_choice:
+        row.append(InlineKeyboardButton("Options", callback_data="ef:options"))
+    return InlineKeyboardMarkup([row, [InlineKeyboardButton("Done", callback_data="ef:stop")]])
+
+
+def cancel_confirm_keyboard(proposal_id: int) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton("Yes, cancel it", callback_data=f"cx:{proposal_id}:y"),
+                InlineKeyboardButton("No, keep it", callback_data=f"cx:{proposal_id}:n"),
+            ]
+        ]
+    )
+
+
+def detail_keyboard(proposal: Proposal, bot_username: str) -> InlineKeyboardMarkup | None:
+    """Under /view_proposal: vote right here, or send an idea."""
+    return post_keyboard(proposal, bot_username)

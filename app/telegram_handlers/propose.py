@@ -1,0 +1,284 @@
+"""/propose: one line, or a guided conversation for whatever is missing.
+
+Each step validates with the same rules the service enforces, so a bad answer
+gets its reason and the same question again, and nothing typed so far is lost.
+"""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import (
+    CallbackQueryHandler,
+    CommandHandler,
+    ConversationHandler,
+    MessageHandler,
+    filters,
+)
+
+from app.core import validation
+from app.domain.errors import ValidationError
+from app.domain.models import ProposalDraft, ProposalType
+from app.nlp.dates import parse_deadline
+from app.telegram_handlers.common import reply, user_of
+from app.telegram_handlers.context import BotContext, DraftState
+from app.telegram_handlers.formatting import format_remaining, format_when, h
+from app.telegram_handlers.keyboards import (
+    PROPOSE_CONFIRM,
+    PROPOSE_TYPE,
+    confirm_keyboard,
+    proposal_type_keyboard,
+)
+
+TITLE, DESCRIPTION, TYPE, OPTIONS, DURATION, CONTEXT, CONFIRM = range(7)
+FREEFORM_WORDS = {"freeform", "free form", "free-form", "free_form"}
+
+
+def _draft(context: BotContext) -> DraftState:
+    if context.state.draft is None:
+        context.state.draft = DraftState()
+    return context.state.draft
+
+
+def _fill_from_line(draft: DraftState, line: str) -> list[str]:
+    """Take what the one-line form gives; returns the problems found (those parts are re-asked)."""
+    problems: list[str] = []
+    parts = [p.strip() for p in line.split(";", 2)]
+    steps = [
+        ("title", validation.clean_title),
+        ("description", validation.clean_description),
+    ]
+    for (name, clean), part in zip(steps, parts, strict=False):
+        if not part:
+            continue
+        try:
+            setattr(draft, name, clean(part))
+        except ValidationError as exc:
+            problems.append(exc.user_message)
+    if len(parts) == 3 and parts[2]:
+        if parts[2].casefold() in FREEFORM_WORDS:
+            draft.proposal_type = ProposalType.FREE_FORM
+        else:
+            draft.proposal_type = ProposalType.MULTIPLE_CHOICE
+            try:
+                draft.options = validation.clean_options(validation.split_options(parts[2]))
+            except ValidationError as exc:
+                problems.append(exc.user_message)
+    return problems
+
+
+async def start_propose(update: Update, context: BotContext) -> int:
+    context.state.draft = DraftState()
+    text = update.effective_message.text if update.effective_message else ""
+    line = text.split(maxsplit=1)[1] if text and len(text.split(maxsplit=1)) > 1 else ""
+    problems = _fill_from_line(context.state.draft, line) if line else []
+    if problems:
+        await reply(update, h("\n".join(problems)))
+    elif not line:
+        await reply(update, "Let's create a proposal. You can /cancel at any step.")
+    return await ask_next(update, context)
+
+
+async def ask_next(update: Update, context: BotContext) -> int:
+    draft = _draft(context)
+    if draft.title is None:
+        await reply(update, "What is the <b>title</b> of your proposal? (up to 200 characters)")
+        return TITLE
+    if draft.description is None:
+        await reply(update, "Now a <b>description</b>: what is proposed, and why? (up to 3000)")
+        return DESCRIPTION
+    if draft.proposal_type is None:
+        await reply(update, "What kind of proposal is it?", proposal_type_keyboard())
+        return TYPE
+    if draft.proposal_type is ProposalType.MULTIPLE_CHOICE and not draft.options:
+        await reply(
+            update,
+            "Send the <b>options</b>, separated by commas or one per line "
+            "(2 to 10, e.g. <code>Yes, No, Abstain</code>).",
+        )
+        return OPTIONS
+    if draft.deadline_at is None:
+        await reply(
+            update,
+            "How long should voting run? Send a duration or a deadline, e.g. "
+            "<code>3 days</code>, <code>next Friday 5pm</code> or "
+            "<code>2026-12-01 18:00</code>.",
+        )
+        return DURATION
+    if not draft.context_asked:
+        await reply(
+            update,
+            "Optionally, send background <b>context</b> for voters (a few paragraphs), or /skip.",
+        )
+        return CONTEXT
+    return await show_summary(update, context)
+
+
+async def show_summary(update: Update, context: BotContext) -> int:
+    draft = _draft(context)
+    tz = context.services.settings.timezone
+    now = context.services.clock.now()
+    lines = [
+        "<b>Please check your proposal</b>",
+        f"Title: {h(draft.title)}",
+        f"Description: {h(draft.description)}",
+        f"Type: {draft.proposal_type.label if draft.proposal_type else ''}",
+    ]
+    if draft.options:
+        lines.append("Options: " + h(", ".join(draft.options)))
+    lines.append(
+        f"Voting ends: <b>{h(format_when(draft.deadline_at, tz))}</b> "
+        f"({format_remaining(draft.deadline_at, now)})"
+    )
+    if draft.context_text:
+        lines.append(f"Context: {len(draft.context_text)} characters")
+    await reply(update, "\n".join(lines), confirm_keyboard())
+    return CONFIRM
+
+
+def _text(update: Update) -> str:
+    message = update.effective_message
+    return message.text or "" if message else ""
+
+
+async def got_title(update: Update, context: BotContext) -> int:
+    _draft(context).title = validation.clean_title(_text(update))
+    return await ask_next(update, context)
+
+
+async def got_description(update: Update, context: BotContext) -> int:
+    _draft(context).description = validation.clean_description(_text(update))
+    return await ask_next(update, context)
+
+
+async def got_type_button(update: Update, context: BotContext) -> int:
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    chosen = ProposalType.FREE_FORM if query.data.endswith("ff") else ProposalType.MULTIPLE_CHOICE
+    _draft(context).proposal_type = chosen
+    await query.edit_message_text(f"Type: {chosen.label}")
+    return await ask_next(update, context)
+
+
+async def got_type_text(update: Update, context: BotContext) -> int:
+    text = _text(update).casefold()
+    if "free" in text or "idea" in text:
+        _draft(context).proposal_type = ProposalType.FREE_FORM
+    elif "multi" in text or "choice" in text or "vote" in text:
+        _draft(context).proposal_type = ProposalType.MULTIPLE_CHOICE
+    else:
+        await reply(
+            update, "Please choose the type with one of the buttons.", proposal_type_keyboard()
+        )
+        return TYPE
+    return await ask_next(update, context)
+
+
+async def got_options(update: Update, context: BotContext) -> int:
+    options = validation.clean_options(validation.split_options(_text(update)))
+    _draft(context).options = options
+    return await ask_next(update, context)
+
+
+async def got_duration(update: Update, context: BotContext) -> int:
+    services = context.services
+    now = services.clock.now()
+    deadline = parse_deadline(_text(update), now, services.settings.bot_timezone)
+    _draft(context).deadline_at = validation.check_deadline(deadline, now)
+    return await ask_next(update, context)
+
+
+async def got_context(update: Update, context: BotContext) -> int:
+    draft = _draft(context)
+    draft.context_text = validation.clean_context(_text(update)) or None
+    draft.context_asked = True
+    return await ask_next(update, context)
+
+
+async def skip_context(update: Update, context: BotContext) -> int:
+    _draft(context).context_asked = True
+    return await ask_next(update, context)
+
+
+async def confirm(update: Update, context: BotContext) -> int:
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    choice = query.data.split(":")[1]
+    draft = _draft(context)
+    if choice == "no":
+        context.state.draft = None
+        await query.edit_message_text("Discarded. Nothing was saved.")
+        return ConversationHandler.END
+    if choice == "redo":
+        draft.deadline_at = None
+        await query.edit_message_reply_markup(None)
+        return await ask_next(update, context)
+    assert draft.title and draft.description and draft.proposal_type
+    created = await context.services.proposals.create_proposal(
+        user_of(update),
+        ProposalDraft(
+            title=draft.title,
+            description=draft.description,
+            proposal_type=draft.proposal_type,
+            options=draft.options or [],
+            deadline_at=draft.deadline_at,
+            context_text=draft.context_text,
+        ),
+    )
+    context.state.draft = None
+    await query.edit_message_reply_markup(None)
+    p = created.proposal
+    where = (
+        "It is posted in the channel."
+        if created.posted
+        else "It could not be posted to the channel yet; members can still find it with /proposals."
+    )
+    await reply(
+        update,
+        f"✅ Proposal <b>#{p.id}</b> “{h(p.title)}” is created. {where}\n\n"
+        f"What next:\n/view_proposal {p.id} to see it\n"
+        f"/edit_proposal {p.id} to change it (until the first response)\n"
+        f"/cancel_proposal {p.id} to cancel it\n/my_proposals for all yours",
+    )
+    return ConversationHandler.END
+
+
+async def waiting_for_button(update: Update, context: BotContext) -> int | None:
+    await reply(update, "Please use the buttons above, or /cancel.")
+    return None
+
+
+async def cancel(update: Update, context: BotContext) -> int:
+    context.state.draft = None
+    await reply(update, "Cancelled. Nothing was saved.")
+    return ConversationHandler.END
+
+
+def conversation() -> ConversationHandler[BotContext]:
+    private = filters.ChatType.PRIVATE
+    text = filters.TEXT & ~filters.COMMAND & private
+    return ConversationHandler(
+        entry_points=[CommandHandler("propose", start_propose, filters=private)],
+        states={
+            TITLE: [MessageHandler(text, got_title)],
+            DESCRIPTION: [MessageHandler(text, got_description)],
+            TYPE: [
+                CallbackQueryHandler(got_type_button, pattern=PROPOSE_TYPE),
+                MessageHandler(text, got_type_text),
+            ],
+            OPTIONS: [MessageHandler(text, got_options)],
+            DURATION: [MessageHandler(text, got_duration)],
+            CONTEXT: [
+                CommandHandler("skip", skip_context, filters=private),
+                MessageHandler(text, got_context),
+            ],
+            CONFIRM: [
+                CallbackQueryHandler(confirm, pattern=PROPOSE_CONFIRM),
+                MessageHandler(text, waiting_for_button),
+            ],
+        },
+        fallbacks=[CommandHandler("cancel", cancel, filters=private)],
+        name="propose",
+        allow_reentry=True,
+    )

@@ -1,0 +1,100 @@
+"""/start, /help, /privacy, and what happens with commands the bot does not know."""
+
+from __future__ import annotations
+
+from telegram import BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Update
+
+from app.telegram_handlers.common import reply, user_of
+from app.telegram_handlers.context import BotContext
+from app.telegram_handlers.formatting import h
+from app.telegram_handlers.keyboards import deep_link
+
+COMMANDS: list[tuple[str, str]] = [
+    ("propose", "Create a proposal (one line or step by step)"),
+    ("proposals", "Browse proposals: open, closed, cancelled"),
+    ("view_proposal", "Show one proposal: /view_proposal <id>"),
+    ("my_proposals", "Proposals you created"),
+    ("my_votes", "Your votes and submissions"),
+    ("my_vote", "Your answer to one proposal: /my_vote <id>"),
+    ("submit", "Send an idea: /submit <id> <text>"),
+    ("edit_proposal", "Edit your proposal before anyone votes"),
+    ("cancel_proposal", "Cancel your proposal"),
+    ("privacy", "What is stored and who can see it"),
+    ("help", "This list"),
+    ("cancel", "Leave the current step"),
+]
+
+PROPOSE_HELP = (
+    "<b>Create a proposal</b>\n"
+    "One line: <code>/propose Title; Description; Option 1, Option 2</code>\n"
+    "Free form (collect ideas): <code>/propose Title; Description; FREEFORM</code>\n"
+    "Or just send /propose and I will ask step by step."
+)
+
+
+def bot_commands() -> list[BotCommand]:
+    return [BotCommand(name, description) for name, description in COMMANDS]
+
+
+def help_text() -> str:
+    lines = ["<b>What I can do</b>", ""]
+    lines += [f"/{name} — {h(description)}" for name, description in COMMANDS]
+    lines += ["", PROPOSE_HELP]
+    return "\n".join(lines)
+
+
+PRIVACY_TEXT = (
+    "<b>Privacy</b>\n"
+    "• I store your Telegram id, username and name so I can tell proposers apart "
+    "and show who proposed what.\n"
+    "• Proposals (title, description, options, deadline, proposer) are public to "
+    "the community.\n"
+    "• Your vote or idea is stored with your id so you can change it and read it "
+    "back with /my_vote. Nobody else can see it: not other members, not the "
+    "proposer, not the channel. Results show totals only, and ideas without names.\n"
+    "• Votes and ideas never appear in logs or in answers to /ask."
+)
+
+
+async def start(update: Update, context: BotContext) -> None:
+    await context.services.proposals.register_user(user_of(update))
+    name = h(update.effective_user.first_name if update.effective_user else "there")
+    await reply(
+        update,
+        f"Hello {name}! I help this community decide things together.\n\n"
+        "Create a proposal with /propose, vote with the buttons under proposals in the "
+        "channel, and see your own answers with /my_votes.\n\nSend /help for all commands.",
+    )
+
+
+async def help_command(update: Update, context: BotContext) -> None:
+    await reply(update, help_text())
+
+
+async def privacy(update: Update, context: BotContext) -> None:
+    await reply(update, PRIVACY_TEXT)
+
+
+async def unknown_command(update: Update, context: BotContext) -> None:
+    message = update.effective_message
+    command = (message.text or "").split()[0].split("@")[0] if message else "/?"
+    await reply(
+        update,
+        f"Sorry, I don't know the command {h(command)}. Send /help to see what I can do.",
+    )
+
+
+async def plain_text(update: Update, context: BotContext) -> None:
+    await reply(
+        update,
+        "I read commands. To create a proposal send /propose; to see what's open send "
+        "/proposals; /help lists everything.",
+    )
+
+
+async def group_redirect(update: Update, context: BotContext) -> None:
+    """Commands sent in a group are answered in a DM, where votes stay private."""
+    markup = InlineKeyboardMarkup(
+        [[InlineKeyboardButton("Open a chat with me", url=deep_link(context.bot.username, "help"))]]
+    )
+    await reply(update, "Let's do that in a private chat with me.", markup)
