@@ -18,6 +18,7 @@ from pydantic import ValidationError as SettingsError
 from app.config import Settings
 from app.domain.clock import Clock, FrozenClock, SystemClock
 from app.domain.errors import CoordBotError
+from app.logging_setup import configure_logging
 
 logger = logging.getLogger("app.cli")
 
@@ -126,12 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("PTB_TIMEDELTA", "true")
     args = build_parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    configure_logging(logging.DEBUG if args.verbose else logging.INFO)
     try:
         return int(args.func(args))
     except CliError as exc:

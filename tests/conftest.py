@@ -110,3 +110,108 @@ def database(request: pytest.FixtureRequest) -> Database:
 @pytest.fixture
 def clock() -> Iterator[FrozenClock]:
     yield FrozenClock(NOW)
+
+
+class BotHarness:
+    """The real Application with an offline Bot API; tests talk to it like users do."""
+
+    def __init__(self, application: object, request: object, clock: FrozenClock) -> None:
+        from tests.support.telegram import RecordingRequest, UpdateFactory
+
+        self.app = application
+        self.request: RecordingRequest = request  # type: ignore[assignment]
+        self.clock = clock
+        self.updates = UpdateFactory(self.app.bot)  # type: ignore[attr-defined]
+        self.unexpected: list[BaseException] = []
+
+    @property
+    def services(self):  # type: ignore[no-untyped-def]
+        return self.app.bot_data.container  # type: ignore[attr-defined]
+
+    async def send(self, text: str, user_id: int = 1001, **kwargs: object) -> list[str]:
+        """Send a DM (or a group message with chat_type=...); returns the bot's texts."""
+        before = len(self.request.calls)
+        await self.app.process_update(self.updates.message(text, user_id=user_id, **kwargs))  # type: ignore[attr-defined]
+        return self._texts_since(before)
+
+    async def press(self, data: str, user_id: int = 1001, **kwargs: object) -> list[str]:
+        before = len(self.request.calls)
+        await self.app.process_update(self.updates.callback(data, user_id=user_id, **kwargs))  # type: ignore[attr-defined]
+        return self._texts_since(before)
+
+    def _texts_since(self, index: int) -> list[str]:
+        out = []
+        for call in self.request.calls[index:]:
+            if call.failed:
+                continue
+            p = call.params
+            if call.method in ("sendMessage", "editMessageText"):
+                out.append(p["text"])
+            elif call.method == "sendPhoto" and p.get("caption"):
+                out.append(p["caption"])
+            elif call.method == "answerCallbackQuery" and p.get("text"):
+                out.append(p["text"])
+        return out
+
+    def last_markup(self, method: str = "sendMessage") -> dict:  # type: ignore[type-arg]
+        return self.request.last(method).params.get("reply_markup") or {}
+
+    def buttons(self, method: str = "sendMessage") -> list[dict]:  # type: ignore[type-arg]
+        rows = self.last_markup(method).get("inline_keyboard", [])
+        return [button for row in rows for button in row]
+
+
+CHANNEL_ID = "-1001234567890"
+ADMIN_ID = 4242
+
+
+def make_settings(**overrides: object):  # type: ignore[no-untyped-def]
+    from app.config import Settings
+
+    values: dict[str, object] = dict(
+        telegram_bot_token="123456:TEST-TOKEN",
+        target_channel_id=CHANNEL_ID,
+        admin_telegram_ids=frozenset({ADMIN_ID}),
+        bot_timezone="UTC",
+    )
+    values.update(overrides)
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+async def _bot(database: Database, clock: FrozenClock) -> AsyncIterator[BotHarness]:
+    from app.telegram_handlers.bot import build_application
+    from app.domain.errors import CoordBotError
+    from tests.support.telegram import RecordingRequest
+
+    request = RecordingRequest()
+    application = build_application(
+        make_settings(), request=request, clock=clock, database=database, rate_limit=False
+    )
+    harness = BotHarness(application, request, clock)
+
+    async def watch(update: object, context: object) -> None:
+        error = context.error  # type: ignore[attr-defined]
+        if not isinstance(error, CoordBotError):
+            harness.unexpected.append(error)
+
+    application.add_error_handler(watch)
+    await application.initialize()
+    await application.post_init(application)  # type: ignore[misc]  # what run_polling does
+    try:
+        yield harness
+    finally:
+        await application.shutdown()
+        await application.post_shutdown(application)  # type: ignore[misc]
+    assert harness.unexpected == [], f"handlers raised: {harness.unexpected!r}"
+
+
+@pytest.fixture
+async def bot(sqlite_database: Database, clock: FrozenClock) -> AsyncIterator[BotHarness]:
+    async for harness in _bot(sqlite_database, clock):
+        yield harness
+
+
+@pytest.fixture
+async def pg_bot(pg_database: Database, clock: FrozenClock) -> AsyncIterator[BotHarness]:
+    async for harness in _bot(pg_database, clock):
+        yield harness

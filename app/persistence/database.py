@@ -22,6 +22,8 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
 
+from app.logging_setup import quiet_sensitive_loggers
+
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -87,6 +89,7 @@ class Database:
     """Owns the engine and hands out transactional sessions."""
 
     def __init__(self, url: str, *, echo: bool = False, pool_size: int = 10) -> None:
+        quiet_sensitive_loggers()
         self.url = url
         self.engine = create_engine(url, echo=echo, pool_size=pool_size)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)

@@ -6,10 +6,10 @@ import logging
 from typing import Any
 
 from telegram import Update
+from telegram.request import BaseRequest
 from telegram.ext import (
     AIORateLimiter,
     Application,
-    BaseRequest,
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
@@ -20,6 +20,7 @@ from telegram.ext import (
 from app.config import Settings
 from app.container import Container
 from app.domain.clock import Clock
+from app.logging_setup import quiet_sensitive_loggers
 from app.persistence.database import Database
 from app.telegram_handlers import listing, manage, propose, start, voting
 from app.telegram_handlers.channel import TelegramPublisher
@@ -89,6 +90,7 @@ def build_application(
     rate_limit: bool = True,
 ) -> BotApplication:
     """The bot, wired to its services; nothing touches the network until it starts."""
+    quiet_sensitive_loggers()
     token = settings.telegram_bot_token
     if not token:
         raise ValueError("TELEGRAM_BOT_TOKEN is not set")
