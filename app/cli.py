@@ -9,9 +9,10 @@ import logging
 import os
 import sys
 from collections.abc import Awaitable, Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import ValidationError as SettingsError
 
@@ -43,8 +44,8 @@ def _clock(now: str | None) -> Clock:
         moment = datetime.fromisoformat(now.replace("Z", "+00:00"))
     except ValueError as exc:
         raise CliError(f"--now: '{now}' is not an ISO 8601 date-time") from exc
-    if moment.tzinfo is None:
-        raise CliError("--now needs a timezone, e.g. 2026-05-01T10:00:00Z")
+    if moment.tzinfo is None:  # a bare date-time is read as UTC
+        moment = moment.replace(tzinfo=UTC)
     return FrozenClock(moment)
 
 
@@ -111,6 +112,42 @@ def cmd_seed(args: argparse.Namespace) -> int:
     return asyncio.run(_with_container(_clock(None), work))
 
 
+def _read_batch(path: str) -> list[str]:
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror}") from exc
+    return [line.strip() for line in lines if line.strip()]
+
+
+def cmd_parse_date(args: argparse.Namespace) -> int:
+    from app.nlp.dates import parse_date_range
+
+    tz = args.tz or _settings().bot_timezone
+    try:
+        ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise CliError(f"--tz: '{tz}' is not an IANA time zone") from exc
+    now = _clock(args.now).now()
+    if args.batch:
+        phrases = _read_batch(args.batch)
+    elif args.phrase:
+        phrases = [args.phrase]
+    else:
+        raise CliError("give a PHRASE or --batch FILE")
+    for phrase in phrases:
+        found = parse_date_range(phrase, now, tz)
+        start = found.start.isoformat() if found and found.start else None
+        end = found.end.isoformat() if found and found.end else None
+        if args.json:
+            _emit({"phrase": phrase, "start": start, "end": end})
+        elif found is None:
+            print(f"{phrase}: no date found")
+        else:
+            print(f"{phrase}: [{start or '-inf'}, {end or '+inf'})")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="coordbot", description=__doc__)
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
@@ -121,6 +158,13 @@ def build_parser() -> argparse.ArgumentParser:
     seed.add_argument("file")
     seed.add_argument("--json", action="store_true")
     seed.set_defaults(func=cmd_seed)
+    parse = sub.add_parser("parse-date", help="the date-range parser /ask uses")
+    parse.add_argument("phrase", nargs="?")
+    parse.add_argument("--batch", metavar="FILE")
+    parse.add_argument("--now", metavar="ISO8601")
+    parse.add_argument("--tz", metavar="ZONE")
+    parse.add_argument("--json", action="store_true")
+    parse.set_defaults(func=cmd_parse_date)
     return parser
 
 

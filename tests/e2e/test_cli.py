@@ -1,0 +1,120 @@
+"""The `coordbot` command line, run in-process with the real settings path."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from app.cli import main
+
+FIXTURE = {
+    "users": [
+        {"telegram_id": 1001, "username": "alice", "first_name": "Alice"},
+        {"telegram_id": 1002, "username": "bob"},
+    ],
+    "proposals": [
+        {
+            "id": 7,
+            "proposer": 1001,
+            "title": "Pizza party",
+            "description": "Friday pizza on floor 4",
+            "type": "multiple_choice",
+            "options": ["Yes", "No"],
+            "created_at": "2026-05-01T10:00:00Z",
+            "deadline": "2026-05-08T10:00:00Z",
+            "status": "closed",
+            "channel_id": "-1001234567890",
+            "votes": [{"user": 1002, "option": "Yes"}, {"user": 1003, "option": "Yes"}],
+        },
+        {
+            "id": 8,
+            "title": "Room ideas",
+            "type": "free_form",
+            "deadline": "2026-12-08T10:00:00Z",
+            "submissions": [{"user": 1002, "text": "Plants"}],
+        },
+    ],
+}
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("TELEGRAM_BOT_TOKEN", raising=False)
+    return tmp_path
+
+
+def _rows(path: Path, sql: str) -> list[tuple[object, ...]]:
+    engine = create_engine(f"sqlite:///{path / 'data' / 'coordbot.sqlite3'}")
+    with engine.connect() as conn:
+        rows = [tuple(r) for r in conn.execute(text(sql))]
+    engine.dispose()
+    return rows
+
+
+def test_run_without_token_explains_in_one_line(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        "coordbot: TELEGRAM_BOT_TOKEN is not set: put it in the environment or in .env "
+        "(see .env.example)."
+    ]
+
+
+def test_seed_is_idempotent_and_computes_results(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fixture = env / "fixture.json"
+    fixture.write_text(json.dumps(FIXTURE))
+    assert main(["migrate"]) == 0
+    for _ in range(2):
+        assert main(["seed", str(fixture), "--json"]) == 0
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert out[-1] == {"users": 2, "proposals": 2, "votes": 2, "submissions": 1}
+    assert _rows(env, "SELECT count(*) FROM submissions") == [(3,)]
+    outcome = _rows(env, "SELECT status, outcome FROM proposals WHERE id = 7")
+    assert outcome == [("closed", "Yes")]
+    assert _rows(env, "SELECT count(*) FROM users") == [(4,)]  # voters seen only by id too
+
+
+def test_seed_rejects_bad_fixtures_with_one_line(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = env / "bad.json"
+    bad.write_text(json.dumps({"proposals": [{"id": 1, "title": "No type"}]}))
+    assert main(["seed", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("coordbot: proposal #1 in the fixture is invalid") and "\n" not in err
+    bad.write_text("{not json")
+    assert main(["seed", str(bad)]) == 2
+    assert "Cannot read fixture" in capsys.readouterr().err
+
+
+def test_parse_date_json_and_batch(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    now = "2026-11-22T10:00:00Z"
+    assert main(["parse-date", "last week", "--now", now, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {
+        "phrase": "last week",
+        "start": "2026-11-09T00:00:00+00:00",
+        "end": "2026-11-16T00:00:00+00:00",
+    }
+    batch = env / "phrases.txt"
+    batch.write_text("yesterday\nbanana\nsince Monday\n")
+    assert main(["parse-date", "--batch", str(batch), "--now", now, "--json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert lines[0] == {
+        "phrase": "yesterday",
+        "start": "2026-11-21T00:00:00+00:00",
+        "end": "2026-11-22T00:00:00+00:00",
+    }
+    assert lines[1] == {"phrase": "banana", "start": None, "end": None}
+    assert lines[2]["start"] == "2026-11-16T00:00:00+00:00" and lines[2]["end"] is None
+    assert main(["parse-date", "x", "--tz", "Mars/Base"]) == 2
+    assert "not an IANA time zone" in capsys.readouterr().err
