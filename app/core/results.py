@@ -8,7 +8,7 @@ from typing import Any
 def tally_multiple_choice(options: list[str], counts: dict[str, int]) -> tuple[dict[str, Any], str]:
     """Count and percentage for every option (zeros included), and the outcome sentence."""
     total = sum(counts.get(option, 0) for option in options)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for option in options:
         votes = counts.get(option, 0)
         share = round(100.0 * votes / total, 1) if total else 0.0
@@ -17,8 +17,8 @@ def tally_multiple_choice(options: list[str], counts: dict[str, int]) -> tuple[d
     if total == 0:
         raw["winners"] = []
         return raw, "No votes"
-    best = max(row["votes"] for row in rows)
-    winners = [row["option"] for row in rows if row["votes"] == best]
+    best = max(int(row["votes"]) for row in rows)
+    winners = [str(row["option"]) for row in rows if row["votes"] == best]
     raw["winners"] = winners
     if len(winners) > 1:
         return raw, "Tie: " + ", ".join(winners)

@@ -123,7 +123,9 @@ class SeedService:
         report.proposals += 1
         for vote in item.get("votes", []):
             if vote["option"] not in options:
-                raise ValidationError(f"proposal {pid}: '{vote['option']}' is not one of its options")
+                raise ValidationError(
+                    f"proposal {pid}: '{vote['option']}' is not one of its options"
+                )
             await users.ensure_exists(int(vote["user"]), now)
             await subs.upsert(pid, int(vote["user"]), vote["option"], created)
             report.votes += 1

@@ -104,7 +104,7 @@ def build_application(
     if request is not None:
         builder = builder.request(request).get_updates_request(request)
     if rate_limit:
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
+        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))  # type: ignore[arg-type]
     application: BotApplication = builder.build()
     application.bot_data.container = Container(
         settings,

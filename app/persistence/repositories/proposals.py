@@ -40,8 +40,8 @@ def to_proposal(row: ProposalRow, proposer: UserRow | None = None) -> Proposal:
 _Proposer = aliased(UserRow)
 
 
-def _with_proposer() -> Select[Any]:
-    return select(ProposalRow, _Proposer).join(
+def _with_proposer() -> Select[Any]:  # SQLAlchemy 2.1 types rows as tuples
+    return select(ProposalRow, _Proposer).join(  # type: ignore[return-value]
         _Proposer, _Proposer.telegram_id == ProposalRow.proposer_id
     )
 
