@@ -27,6 +27,7 @@ from app.telegram_handlers.channel import TelegramPublisher
 from app.telegram_handlers.common import reply
 from app.telegram_handlers.context import BotContext, BotData, UserData
 from app.telegram_handlers.errors import error_handler
+from app.telegram_handlers.processing import PerUserUpdateProcessor
 from app.telegram_handlers.keyboards import LIST, MY_PROPOSALS, MY_VOTES, VIEW
 
 logger = logging.getLogger(__name__)
@@ -100,6 +101,7 @@ def build_application(
         .context_types(CONTEXT_TYPES)
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
+        .concurrent_updates(PerUserUpdateProcessor(64))
     )
     if request is not None:
         builder = builder.request(request).get_updates_request(request)
