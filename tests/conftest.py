@@ -153,6 +153,16 @@ class BotHarness:
                 out.append(p["text"])
         return out
 
+    async def run_jobs(self, prefix: str) -> int:
+        """Run the queued jobs whose name starts with ``prefix`` (the JobQueue is not started
+        in tests, so time never passes by itself); returns how many ran."""
+        jobs = [j for j in self.app.job_queue.jobs() if (j.name or "").startswith(prefix)]  # type: ignore[attr-defined]
+        for job in jobs:
+            await job.run(self.app)
+            if job.name != "sweep":
+                job.schedule_removal()
+        return len(jobs)
+
     def last_markup(self, method: str = "sendMessage") -> dict:  # type: ignore[type-arg]
         return self.request.last(method).params.get("reply_markup") or {}
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -11,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core import validation
 from app.domain.clock import Clock
 from app.domain.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
-from app.domain.interfaces import ProposalPublisher
+from app.domain.interfaces import DeadlineScheduler, NullScheduler, ProposalPublisher
 from app.domain.models import Page, Proposal, ProposalDraft, ProposalStatus, ProposalType, User
 from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository
@@ -48,6 +49,7 @@ class ProposalService:
         db: Database,
         clock: Clock,
         publisher: ProposalPublisher,
+        scheduler: DeadlineScheduler | None = None,
         *,
         target_channel_id: str | None = None,
         admin_ids: frozenset[int] = frozenset(),
@@ -55,6 +57,7 @@ class ProposalService:
         self.db = db
         self.clock = clock
         self.publisher = publisher
+        self.scheduler: DeadlineScheduler = scheduler or NullScheduler()
         self.target_channel_id = target_channel_id
         self.admin_ids = admin_ids
 
@@ -99,6 +102,7 @@ class ProposalService:
                 context_text=draft.context_text,
             )
         logger.info("proposal %s created by %s", proposal.id, proposer.telegram_id)
+        self.scheduler.schedule(proposal)
         posted = await self._publish(proposal)
         if posted is not None:
             proposal = posted
@@ -131,6 +135,10 @@ class ProposalService:
         if proposal is None:
             raise not_found(proposal_id)
         return proposal
+
+    async def open_proposals(self) -> list[Proposal]:
+        async with self.db.transaction() as session:
+            return await ProposalRepository(session).open_proposals()
 
     async def list_proposals(self, status: ProposalStatus | None, page: int = 0) -> Page[Proposal]:
         page = max(page, 0)
@@ -225,5 +233,43 @@ class ProposalService:
             updated = await repo.get_proposal_by_id(proposal_id)
             assert updated is not None
         logger.info("proposal %s cancelled", proposal_id)
+        self.scheduler.unschedule(proposal_id)
+        await self._refresh(updated)
+        return updated
+
+    async def check_extendable(self, user_id: int, proposal_id: int) -> Proposal:
+        async with self.db.transaction() as session:
+            return await self._extendable(ProposalRepository(session), user_id, proposal_id)
+
+    async def _extendable(
+        self, repo: ProposalRepository, user_id: int, proposal_id: int
+    ) -> Proposal:
+        proposal = await repo.get_proposal_by_id(proposal_id, lock=True)
+        if proposal is None:
+            raise not_found(proposal_id)
+        if proposal.proposer_id != user_id and not self.is_admin(user_id):
+            raise PermissionDeniedError("Only the proposer or an admin can extend the deadline.")
+        if proposal.status is not ProposalStatus.OPEN or proposal.deadline_at <= self.clock.now():
+            raise ConflictError(f"Proposal #{proposal_id} is no longer open; it can't be extended.")
+        return proposal
+
+    def check_new_deadline(self, proposal: Proposal, deadline: datetime) -> None:
+        validation.check_deadline(deadline, self.clock.now())
+        if deadline <= proposal.deadline_at:
+            raise ValidationError(
+                "The new deadline must be later than the current one. "
+                "Give a later time, like '2 days'."
+            )
+
+    async def extend_deadline(self, user_id: int, proposal_id: int, deadline: datetime) -> Proposal:
+        """Move an open proposal's deadline later (proposer or admin)."""
+        now = self.clock.now()
+        async with self.db.transaction() as session:
+            repo = ProposalRepository(session)
+            proposal = await self._extendable(repo, user_id, proposal_id)
+            self.check_new_deadline(proposal, deadline)
+            updated = await repo.update_fields(proposal_id, deadline_at=deadline)
+        logger.info("proposal %s deadline extended", proposal_id)
+        self.scheduler.schedule(updated)
         await self._refresh(updated)
         return updated

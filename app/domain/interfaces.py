@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from app.domain.models import Proposal
+from app.domain.models import OutboxMessage, Proposal
 
 
 class ProposalPublisher(Protocol):
@@ -26,4 +26,45 @@ class NullPublisher:
         return None
 
     async def refresh(self, proposal: Proposal) -> None:
+        return None
+
+
+class DeliveryError(Exception):
+    """A message could not be delivered now; says whether and when to try again."""
+
+    def __init__(self, reason: str, *, retry_after: float | None = None, permanent: bool = False):
+        super().__init__(reason)
+        self.reason = reason
+        self.retry_after = retry_after
+        self.permanent = permanent
+
+
+class MessageSender(Protocol):
+    """Delivers one outbox message; returns the sent message id when there is one."""
+
+    async def deliver(self, message: OutboxMessage, proposal: Proposal | None) -> int | None: ...
+
+
+class DeadlineScheduler(Protocol):
+    """Arranges for proposals to close at their deadline (and be reminded before it)."""
+
+    def schedule(self, proposal: Proposal) -> None: ...
+
+    def unschedule(self, proposal_id: int) -> None: ...
+
+    def kick_delivery(self) -> None:
+        """Deliver the outbox soon (something was just enqueued)."""
+        ...
+
+
+class NullScheduler:
+    """For front doors without a running bot (CLI): the next `coordbot run` catches up."""
+
+    def schedule(self, proposal: Proposal) -> None:
+        return None
+
+    def unschedule(self, proposal_id: int) -> None:
+        return None
+
+    def kick_delivery(self) -> None:
         return None

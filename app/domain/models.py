@@ -113,3 +113,28 @@ class Page(Generic[T]):
     @property
     def has_previous(self) -> bool:
         return self.page > 0
+
+
+class OutboxKind(StrEnum):
+    RESULT = "result"  # the announcement replying to the channel post
+    CLOSED_POST = "closed_post"  # the channel post re-rendered as closed, without buttons
+    PROPOSER_DM = "proposer_dm"  # the result, privately to the proposer
+    REMINDER = "reminder"  # "voting ends soon" in the channel
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxMessage:
+    id: int
+    kind: OutboxKind
+    proposal_id: int | None
+    chat_id: str
+    payload: dict[str, Any]
+    attempts: int
+
+
+@dataclass(frozen=True, slots=True)
+class ProposalResults:
+    """What /view_results shows: the stored tally, and anonymous ideas for free form."""
+
+    proposal: Proposal
+    submissions: list[str] = field(default_factory=list)

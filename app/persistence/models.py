@@ -72,3 +72,29 @@ class SubmissionRow(Base):
         UniqueConstraint("proposal_id", "submitter_id", name="uq_submissions_proposal_submitter"),
         Index("ix_submissions_submitter_id", "submitter_id"),
     )
+
+
+class OutboxRow(Base):
+    """A message the bot owes the world, written in the transaction that decided it."""
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(32), nullable=False)
+    proposal_id: Mapped[int | None] = mapped_column(Integer)
+    chat_id: Mapped[str] = mapped_column(String(64), nullable=False)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON, nullable=False, default=dict)
+    dedupe_key: Mapped[str] = mapped_column(String(120), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
+    next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
+    attempts: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    failed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_error: Mapped[str | None] = mapped_column(String(200))
+    result_message_id: Mapped[int | None] = mapped_column(BigInteger)
+
+    __table_args__ = (
+        UniqueConstraint("dedupe_key", name="uq_outbox_dedupe_key"),
+        Index("ix_outbox_pending", "sent_at", "failed_at", "next_attempt_at"),
+        Index("ix_outbox_proposal_id", "proposal_id"),
+    )

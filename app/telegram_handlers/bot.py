@@ -6,7 +6,6 @@ import logging
 from typing import Any
 
 from telegram import Update
-from telegram.request import BaseRequest
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -16,19 +15,22 @@ from telegram.ext import (
     MessageHandler,
     filters,
 )
+from telegram.request import BaseRequest
 
 from app.config import Settings
 from app.container import Container
-from app.domain.clock import Clock
+from app.domain.clock import Clock, SystemClock
 from app.logging_setup import quiet_sensitive_loggers
 from app.persistence.database import Database
-from app.telegram_handlers import listing, manage, propose, start, voting
+from app.telegram_handlers import admin, listing, manage, propose, start, voting
 from app.telegram_handlers.channel import TelegramPublisher
 from app.telegram_handlers.common import reply
 from app.telegram_handlers.context import BotContext, BotData, UserData
+from app.telegram_handlers.delivery import TelegramSender
 from app.telegram_handlers.errors import error_handler
-from app.telegram_handlers.processing import PerUserUpdateProcessor
 from app.telegram_handlers.keyboards import LIST, MY_PROPOSALS, MY_VOTES, VIEW
+from app.telegram_handlers.processing import PerUserUpdateProcessor
+from app.telegram_handlers.scheduling import JobQueueScheduler
 
 logger = logging.getLogger(__name__)
 
@@ -38,8 +40,13 @@ BotApplication = Application[Any, BotContext, UserData, dict[Any, Any], BotData,
 
 
 async def _post_init(application: BotApplication) -> None:
+    container = application.bot_data.container
+    assert container is not None
     await application.bot.set_my_commands(start.bot_commands())
-    await application.bot_data.container.start()  # type: ignore[union-attr]
+    await container.start()
+    scheduler = container.scheduler
+    if isinstance(scheduler, JobQueueScheduler):
+        scheduler.start(await container.proposals.open_proposals())
 
 
 async def _post_shutdown(application: BotApplication) -> None:
@@ -65,6 +72,7 @@ def register_handlers(application: BotApplication) -> None:
             CallbackQueryHandler(listing.my_proposals_page, pattern=MY_PROPOSALS),
             CallbackQueryHandler(listing.my_votes_page, pattern=MY_VOTES),
             manage.cancel_button_handler(),
+            *admin.button_handlers(),
             CommandHandler("help", start.help_command, filters=private),
             CommandHandler("privacy", start.privacy, filters=private),
             CommandHandler("proposals", listing.proposals_command, filters=private),
@@ -73,6 +81,9 @@ def register_handlers(application: BotApplication) -> None:
             CommandHandler(["my_votes", "my_submissions"], listing.my_votes, filters=private),
             CommandHandler("my_vote", listing.my_vote, filters=private),
             CommandHandler("cancel_proposal", manage.cancel_proposal, filters=private),
+            CommandHandler("view_results", admin.view_results, filters=private),
+            CommandHandler("close_proposal", admin.close_proposal, filters=private),
+            CommandHandler("extend_deadline", admin.extend_deadline, filters=private),
             CommandHandler("cancel", nothing_to_cancel, filters=private),
             MessageHandler(filters.COMMAND & filters.ChatType.GROUPS, start.group_redirect),
             MessageHandler(filters.COMMAND & private, start.unknown_command),
@@ -108,10 +119,14 @@ def build_application(
     if rate_limit:
         builder = builder.rate_limiter(AIORateLimiter(max_retries=3))  # type: ignore[arg-type]
     application: BotApplication = builder.build()
+    clock = clock or SystemClock()
+    assert application.job_queue is not None, "install python-telegram-bot[job-queue]"
     application.bot_data.container = Container(
         settings,
         clock=clock,
         publisher=TelegramPublisher(application.bot, settings.timezone),
+        scheduler=JobQueueScheduler(application.job_queue, clock, settings.reminder_before),
+        sender=TelegramSender(application.bot, settings.timezone),
         database=database,
     )
     register_handlers(application)

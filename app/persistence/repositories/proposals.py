@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Select, func, select, update
@@ -164,3 +164,41 @@ class ProposalRepository:
         stmt = _with_proposer().where(ProposalRow.status == ProposalStatus.OPEN.value)
         rows = (await self.session.execute(stmt.order_by(ProposalRow.deadline_at))).all()
         return [to_proposal(r[0], r[1]) for r in rows]
+
+    async def close_open(self, ids: Sequence[int], now: datetime) -> list[int]:
+        """Compare-and-set open -> closed for many; returns the ids this caller closed."""
+        if not ids:
+            return []
+        result = await self.session.execute(
+            update(ProposalRow)
+            .where(ProposalRow.id.in_(list(ids)), ProposalRow.status == ProposalStatus.OPEN.value)
+            .values(status=ProposalStatus.CLOSED.value, closed_at=now)
+            .returning(ProposalRow.id)
+        )
+        return sorted(result.scalars().all())
+
+    async def due_ids(self, now: datetime, limit: int) -> list[int]:
+        rows = await self.session.scalars(
+            select(ProposalRow.id)
+            .where(ProposalRow.status == ProposalStatus.OPEN.value, ProposalRow.deadline_at <= now)
+            .order_by(ProposalRow.deadline_at, ProposalRow.id)
+            .limit(limit)
+        )
+        return list(rows)
+
+    async def store_results(self, results: Sequence[dict[str, Any]]) -> None:
+        """Bulk-write outcome and raw_results: dicts with id, outcome, raw_results."""
+        if results:  # ORM bulk UPDATE by primary key: one executemany
+            await self.session.execute(update(ProposalRow), list(results))
+
+    async def needing_reminder(self, now: datetime, before: timedelta) -> list[Proposal]:
+        """Open proposals whose reminder time has come and that run longer than ``before``."""
+        stmt = _with_proposer().where(
+            ProposalRow.status == ProposalStatus.OPEN.value,
+            ProposalRow.deadline_at > now,
+            ProposalRow.deadline_at <= now + before,
+            ProposalRow.target_channel_id.is_not(None),
+        )
+        rows = (await self.session.execute(stmt)).all()
+        proposals = [to_proposal(r[0], r[1]) for r in rows]
+        return [p for p in proposals if p.deadline_at - p.created_at > before]

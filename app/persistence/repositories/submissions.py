@@ -102,3 +102,30 @@ class SubmissionRepository:
         )
         items = [(to_submission(s), to_proposal(p)) for s, p in rows.all()]
         return items, int(total or 0)
+
+    async def counts_for_proposals(self, proposal_ids: list[int]) -> dict[int, dict[str, int]]:
+        """Vote counts per option for many proposals in one query."""
+        out: dict[int, dict[str, int]] = {pid: {} for pid in proposal_ids}
+        if not proposal_ids:
+            return out
+        rows = await self.session.execute(
+            select(SubmissionRow.proposal_id, SubmissionRow.response_content, func.count())
+            .where(SubmissionRow.proposal_id.in_(proposal_ids))
+            .group_by(SubmissionRow.proposal_id, SubmissionRow.response_content)
+        )
+        for pid, content, n in rows.all():
+            out[pid][content] = int(n)
+        return out
+
+    async def contents_for_proposals(self, proposal_ids: list[int]) -> dict[int, list[str]]:
+        out: dict[int, list[str]] = {pid: [] for pid in proposal_ids}
+        if not proposal_ids:
+            return out
+        rows = await self.session.execute(
+            select(SubmissionRow.proposal_id, SubmissionRow.response_content)
+            .where(SubmissionRow.proposal_id.in_(proposal_ids))
+            .order_by(SubmissionRow.proposal_id, SubmissionRow.id)
+        )
+        for pid, content in rows.all():
+            out[pid].append(content)
+        return out

@@ -1,0 +1,162 @@
+"""Closing proposals at their deadline, exactly once, and owing the world the news.
+
+Closing is a compare-and-set (open -> closed); the tally and the outbox rows
+for the announcement, the closed post and the proposer's DM are written in the
+same transaction, so a crash after the close loses nothing and concurrent
+closers produce one close and one announcement.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.proposal_service import not_found
+from app.core.results import tally_free_form, tally_multiple_choice
+from app.core.themes import ThemeSummarizer
+from app.domain.clock import Clock
+from app.domain.errors import ConflictError, PermissionDeniedError
+from app.domain.interfaces import DeadlineScheduler
+from app.domain.models import OutboxKind, Proposal, ProposalStatus, ProposalType
+from app.persistence.database import Database
+from app.persistence.repositories.outbox import OutboxRepository
+from app.persistence.repositories.proposals import ProposalRepository
+from app.persistence.repositories.submissions import SubmissionRepository
+
+logger = logging.getLogger(__name__)
+
+BATCH = 500
+
+
+class ClosingService:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        scheduler: DeadlineScheduler,
+        themes: ThemeSummarizer,
+        *,
+        admin_ids: frozenset[int] = frozenset(),
+        reminder_before: timedelta = timedelta(hours=24),
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.scheduler = scheduler
+        self.themes = themes
+        self.admin_ids = admin_ids
+        self.reminder_before = reminder_before
+
+    async def close_due(self) -> list[int]:
+        """Close every open proposal whose deadline has passed; returns the ids closed here."""
+        now = self.clock.now()
+        closed: list[int] = []
+        while True:
+            async with self.db.transaction() as session:
+                due = await ProposalRepository(session).due_ids(now, BATCH)
+                if due:
+                    closed += await self._close(session, due, now)
+            if len(due) < BATCH:
+                break
+        if closed:
+            logger.info("closed %d proposal(s) at their deadline", len(closed))
+            self.scheduler.kick_delivery()
+        return closed
+
+    async def close_early(self, user_id: int, proposal_id: int) -> Proposal:
+        """An admin closes a proposal before its deadline."""
+        if user_id not in self.admin_ids:
+            raise PermissionDeniedError("Only admins can close a proposal early.")
+        now = self.clock.now()
+        async with self.db.transaction() as session:
+            repo = ProposalRepository(session)
+            proposal = await repo.get_proposal_by_id(proposal_id)
+            if proposal is None:
+                raise not_found(proposal_id)
+            if proposal.status is not ProposalStatus.OPEN or not await self._close(
+                session, [proposal_id], now
+            ):
+                raise ConflictError(f"Proposal #{proposal_id} is already {proposal.status}.")
+            closed = await repo.get_proposal_by_id(proposal_id)
+        assert closed is not None
+        logger.info("proposal %s closed early by an admin", proposal_id)
+        self.scheduler.unschedule(proposal_id)
+        self.scheduler.kick_delivery()
+        return closed
+
+    async def _close(self, session: AsyncSession, ids: list[int], now: datetime) -> list[int]:
+        proposals_repo = ProposalRepository(session)
+        closed = await proposals_repo.close_open(ids, now)
+        if not closed:
+            return []
+        proposals = await proposals_repo.get_proposals_by_ids(closed)
+        subs = SubmissionRepository(session)
+        mc = [p.id for p in proposals if p.proposal_type is ProposalType.MULTIPLE_CHOICE]
+        ff = [p.id for p in proposals if p.proposal_type is ProposalType.FREE_FORM]
+        counts = await subs.counts_for_proposals(mc)
+        texts = await subs.contents_for_proposals(ff)
+        results: list[dict[str, Any]] = []
+        outbox: list[dict[str, Any]] = []
+        for p in proposals:
+            if p.proposal_type is ProposalType.MULTIPLE_CHOICE:
+                raw, outcome = tally_multiple_choice(p.options, counts[p.id])
+            else:
+                raw, outcome = tally_free_form(len(texts[p.id]))
+                raw["themes"] = await self.themes.summarize(texts[p.id]) if texts[p.id] else []
+            results.append({"id": p.id, "outcome": outcome, "raw_results": raw})
+            outbox += self._announcements(p)
+        await proposals_repo.store_results(results)
+        await OutboxRepository(session).enqueue_many(outbox, now)
+        return closed
+
+    @staticmethod
+    def _announcements(p: Proposal) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = []
+        if p.target_channel_id:
+            rows.append(
+                {"kind": OutboxKind.RESULT, "proposal_id": p.id, "chat_id": p.target_channel_id,
+                 "dedupe_key": f"result:{p.id}"}
+            )  # fmt: skip
+            if p.channel_message_id is not None:
+                rows.append(
+                    {"kind": OutboxKind.CLOSED_POST, "proposal_id": p.id,
+                     "chat_id": p.target_channel_id, "dedupe_key": f"closed_post:{p.id}"}
+                )  # fmt: skip
+        rows.append(
+            {"kind": OutboxKind.PROPOSER_DM, "proposal_id": p.id, "chat_id": str(p.proposer_id),
+             "dedupe_key": f"proposer_dm:{p.id}"}
+        )  # fmt: skip
+        return rows
+
+    async def enqueue_due_reminders(self) -> int:
+        """Queue the channel reminder for proposals entering their last stretch."""
+        if self.reminder_before <= timedelta(0):
+            return 0
+        now = self.clock.now()
+        async with self.db.transaction() as session:
+            due = await ProposalRepository(session).needing_reminder(now, self.reminder_before)
+            outbox = OutboxRepository(session)
+            fresh = [p for p in due if not await outbox.exists(self._reminder_key(p))]
+            await outbox.enqueue_many(
+                [
+                    {"kind": OutboxKind.REMINDER, "proposal_id": p.id,
+                     "chat_id": p.target_channel_id, "dedupe_key": self._reminder_key(p)}
+                    for p in fresh
+                ],
+                now,
+            )  # fmt: skip
+        if fresh:
+            self.scheduler.kick_delivery()
+        return len(fresh)
+
+    @staticmethod
+    def _reminder_key(p: Proposal) -> str:
+        # A moved deadline earns a new reminder.
+        return f"reminder:{p.id}:{int(p.deadline_at.timestamp())}"
+
+    async def tick(self) -> None:
+        """The periodic sweep: close what is due, queue reminders."""
+        await self.close_due()
+        await self.enqueue_due_reminders()

@@ -1,0 +1,124 @@
+"""The outbox: messages decided inside a transaction, delivered after it commits."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.domain.models import OutboxKind, OutboxMessage
+from app.persistence.models import OutboxRow
+from app.persistence.repositories.base import dialect_insert, locks_rows
+
+
+def to_message(row: OutboxRow) -> OutboxMessage:
+    return OutboxMessage(
+        id=row.id,
+        kind=OutboxKind(row.kind),
+        proposal_id=row.proposal_id,
+        chat_id=row.chat_id,
+        payload=dict(row.payload or {}),
+        attempts=row.attempts,
+    )
+
+
+class OutboxRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def enqueue_many(self, rows: Sequence[dict[str, Any]], now: datetime) -> None:
+        """Insert messages; one with a dedupe_key already present is silently skipped."""
+        if not rows:
+            return
+        values = [
+            {
+                "kind": r["kind"].value if isinstance(r["kind"], OutboxKind) else r["kind"],
+                "proposal_id": r.get("proposal_id"),
+                "chat_id": str(r["chat_id"]),
+                "payload": r.get("payload") or {},
+                "dedupe_key": r["dedupe_key"],
+                "created_at": now,
+                "next_attempt_at": now,
+                "attempts": 0,
+            }
+            for r in rows
+        ]
+        stmt = dialect_insert(self.session, OutboxRow).on_conflict_do_nothing(
+            index_elements=[OutboxRow.dedupe_key]
+        )
+        await self.session.execute(stmt, values)
+
+    async def claim_due(self, now: datetime, lease: timedelta, limit: int) -> list[OutboxMessage]:
+        """Lease due, unsent messages to this sender.
+
+        The lease (next_attempt_at moved ahead) is committed before anything is
+        sent, so no transaction stays open across a network call; if this sender
+        dies, the lease runs out and another sender takes the message over.
+        """
+        stmt = (
+            select(OutboxRow)
+            .where(
+                OutboxRow.sent_at.is_(None),
+                OutboxRow.failed_at.is_(None),
+                OutboxRow.next_attempt_at <= now,
+            )
+            .order_by(OutboxRow.id)
+            .limit(limit)
+        )
+        if locks_rows(self.session):
+            stmt = stmt.with_for_update(skip_locked=True)
+        messages = [to_message(row) for row in await self.session.scalars(stmt)]
+        if messages:
+            await self.session.execute(
+                update(OutboxRow)
+                .where(OutboxRow.id.in_([m.id for m in messages]))
+                .values(next_attempt_at=now + lease)
+            )
+        return messages
+
+    async def mark_sent(self, message_id: int, now: datetime, result_id: int | None) -> None:
+        await self.session.execute(
+            update(OutboxRow)
+            .where(OutboxRow.id == message_id)
+            .values(sent_at=now, attempts=OutboxRow.attempts + 1, result_message_id=result_id)
+        )
+
+    async def mark_retry(self, message_id: int, next_at: datetime, reason: str) -> None:
+        await self.session.execute(
+            update(OutboxRow)
+            .where(OutboxRow.id == message_id)
+            .values(
+                next_attempt_at=next_at, attempts=OutboxRow.attempts + 1, last_error=reason[:200]
+            )
+        )
+
+    async def mark_failed(self, message_id: int, now: datetime, reason: str) -> None:
+        await self.session.execute(
+            update(OutboxRow)
+            .where(OutboxRow.id == message_id)
+            .values(failed_at=now, attempts=OutboxRow.attempts + 1, last_error=reason[:200])
+        )
+
+    async def next_due_at(self) -> datetime | None:
+        return await self.session.scalar(
+            select(func.min(OutboxRow.next_attempt_at)).where(
+                OutboxRow.sent_at.is_(None), OutboxRow.failed_at.is_(None)
+            )
+        )
+
+    async def pending_count(self) -> int:
+        total = await self.session.scalar(
+            select(func.count())
+            .select_from(OutboxRow)
+            .where(OutboxRow.sent_at.is_(None), OutboxRow.failed_at.is_(None))
+        )
+        return int(total or 0)
+
+    async def exists(self, dedupe_key: str) -> bool:
+        found = await self.session.scalar(
+            select(OutboxRow.id).where(OutboxRow.dedupe_key == dedupe_key).limit(1)
+        )
+        return found is not None
