@@ -23,6 +23,7 @@ def upgrade() -> None:
         "outbox",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
         sa.Column("kind", sa.String(length=32), nullable=False),
+        sa.Column("priority", sa.Integer(), nullable=False),
         sa.Column("proposal_id", sa.Integer(), nullable=True),
         sa.Column("chat_id", sa.String(length=64), nullable=False),
         sa.Column("payload", sa.JSON(), nullable=False),
@@ -39,7 +40,9 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("outbox", schema=None) as batch_op:
         batch_op.create_index(
-            "ix_outbox_pending", ["sent_at", "failed_at", "next_attempt_at"], unique=False
+            "ix_outbox_pending",
+            ["sent_at", "failed_at", "next_attempt_at", "priority"],
+            unique=False,
         )
         batch_op.create_index("ix_outbox_proposal_id", ["proposal_id"], unique=False)
 

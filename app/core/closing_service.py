@@ -48,6 +48,8 @@ class ClosingService:
         self.themes = themes
         self.admin_ids = admin_ids
         self.reminder_before = reminder_before
+        self._ticking = False
+        self._again = False
 
     async def close_due(self) -> list[int]:
         """Close every open proposal whose deadline has passed; returns the ids closed here."""
@@ -106,19 +108,24 @@ class ClosingService:
                 raw, outcome = tally_free_form(len(texts[p.id]))
                 raw["themes"] = await self.themes.summarize(texts[p.id]) if texts[p.id] else []
             results.append({"id": p.id, "outcome": outcome, "raw_results": raw})
-            outbox += self._announcements(p)
+            outbox += self._announcements(p, charted=bool(raw.get("total_votes")))
         await proposals_repo.store_results(results)
         await OutboxRepository(session).enqueue_many(outbox, now)
         return closed
 
     @staticmethod
-    def _announcements(p: Proposal) -> list[dict[str, Any]]:
+    def _announcements(p: Proposal, *, charted: bool) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = []
         if p.target_channel_id:
             rows.append(
                 {"kind": OutboxKind.RESULT, "proposal_id": p.id, "chat_id": p.target_channel_id,
                  "dedupe_key": f"result:{p.id}"}
             )  # fmt: skip
+            if charted:  # sent after the text, so a chart's render time never delays the news
+                rows.append(
+                    {"kind": OutboxKind.RESULT_CHART, "proposal_id": p.id,
+                     "chat_id": p.target_channel_id, "dedupe_key": f"result_chart:{p.id}"}
+                )  # fmt: skip
             if p.channel_message_id is not None:
                 rows.append(
                     {"kind": OutboxKind.CLOSED_POST, "proposal_id": p.id,
@@ -157,6 +164,21 @@ class ClosingService:
         return f"reminder:{p.id}:{int(p.deadline_at.timestamp())}"
 
     async def tick(self) -> None:
-        """The periodic sweep: close what is due, queue reminders."""
-        await self.close_due()
-        await self.enqueue_due_reminders()
+        """Close what is due and queue reminders.
+
+        Many deadlines can fire together; calls that arrive while a tick runs are
+        folded into one more pass of that tick instead of queueing up.
+        """
+        if self._ticking:
+            self._again = True
+            return
+        self._ticking = True
+        try:
+            while True:
+                self._again = False
+                await self.close_due()
+                await self.enqueue_due_reminders()
+                if not self._again:
+                    return
+        finally:
+            self._ticking = False

@@ -30,29 +30,56 @@ def backoff_seconds(attempts: int) -> float:
 
 
 class OutboxService:
-    def __init__(self, db: Database, clock: Clock, sender: MessageSender, batch: int = 100):
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        sender: MessageSender,
+        batch: int = 100,
+        concurrency: int = 8,
+    ) -> None:
         self.db = db
         self.clock = clock
         self.sender = sender
         self.batch = batch
+        self.concurrency = concurrency
         self._lock = asyncio.Lock()
+        self._again = False
 
     async def deliver_due(self) -> int:
-        """Send everything due now; returns how many messages were delivered."""
+        """Send everything due now; returns how many messages this call delivered.
+
+        A call made while another delivers is folded into one more pass of it.
+        """
+        if self._lock.locked():
+            self._again = True
+            return 0
         delivered = 0
         async with self._lock:
+            self._again = False
             while True:
                 now = self.clock.now()
                 async with self.db.transaction() as session:
                     messages = await OutboxRepository(session).claim_due(now, LEASE, self.batch)
                     ids = sorted({m.proposal_id for m in messages if m.proposal_id is not None})
                     proposals = await ProposalRepository(session).get_proposals_by_ids(ids)
-                by_id = {p.id: p for p in proposals}
-                for message in messages:
-                    proposal = by_id.get(message.proposal_id) if message.proposal_id else None
-                    delivered += await self._deliver_one(message, proposal)
+                delivered += await self._deliver_batch(messages, {p.id: p for p in proposals})
                 if len(messages) < self.batch:
-                    return delivered
+                    if not self._again:
+                        return delivered
+                    self._again = False
+
+    async def _deliver_batch(
+        self, messages: list[OutboxMessage], proposals: dict[int, Proposal]
+    ) -> int:
+        gate = asyncio.Semaphore(self.concurrency)
+
+        async def one(message: OutboxMessage) -> int:
+            proposal = proposals.get(message.proposal_id) if message.proposal_id else None
+            async with gate:
+                return await self._deliver_one(message, proposal)
+
+        return sum(await asyncio.gather(*(one(m) for m in messages)))
 
     async def _deliver_one(self, message: OutboxMessage, proposal: Proposal | None) -> int:
         try:

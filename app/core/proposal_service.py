@@ -263,7 +263,6 @@ class ProposalService:
 
     async def extend_deadline(self, user_id: int, proposal_id: int, deadline: datetime) -> Proposal:
         """Move an open proposal's deadline later (proposer or admin)."""
-        now = self.clock.now()
         async with self.db.transaction() as session:
             repo = ProposalRepository(session)
             proposal = await self._extendable(repo, user_id, proposal_id)

@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import text
 
 from app.core.results import tally_free_form, tally_multiple_choice
+from app.core.themes import summarize_themes
 from app.domain.clock import Clock
 from app.domain.errors import ValidationError
 from app.domain.models import ProposalStatus, ProposalType, User
@@ -137,5 +138,7 @@ class SeedService:
             if kind is ProposalType.MULTIPLE_CHOICE:
                 raw, outcome = tally_multiple_choice(options, await subs.counts_by_content(pid))
             else:
-                raw, outcome = tally_free_form(await subs.count_for_proposal(pid))
+                texts = await subs.contents_for_proposal(pid)
+                raw, outcome = tally_free_form(len(texts))
+                raw["themes"] = summarize_themes(texts)
             row.raw_results, row.outcome = raw, outcome

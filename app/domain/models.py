@@ -120,6 +120,12 @@ class OutboxKind(StrEnum):
     CLOSED_POST = "closed_post"  # the channel post re-rendered as closed, without buttons
     PROPOSER_DM = "proposer_dm"  # the result, privately to the proposer
     REMINDER = "reminder"  # "voting ends soon" in the channel
+    RESULT_CHART = "result_chart"  # the bar chart, right after the announcement
+
+    @property
+    def priority(self) -> int:
+        """Lower goes first: the announcement before the slower-to-render chart."""
+        return {"result": 0, "closed_post": 1, "reminder": 1, "proposer_dm": 2}.get(self.value, 3)
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,6 +81,7 @@ class OutboxRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     kind: Mapped[str] = mapped_column(String(32), nullable=False)
+    priority: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     proposal_id: Mapped[int | None] = mapped_column(Integer)
     chat_id: Mapped[str] = mapped_column(String(64), nullable=False)
     payload: Mapped[dict[str, Any]] = mapped_column(JSON, nullable=False, default=dict)
@@ -95,6 +96,6 @@ class OutboxRow(Base):
 
     __table_args__ = (
         UniqueConstraint("dedupe_key", name="uq_outbox_dedupe_key"),
-        Index("ix_outbox_pending", "sent_at", "failed_at", "next_attempt_at"),
+        Index("ix_outbox_pending", "sent_at", "failed_at", "next_attempt_at", "priority"),
         Index("ix_outbox_proposal_id", "proposal_id"),
     )

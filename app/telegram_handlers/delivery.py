@@ -14,7 +14,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Time
 from app.domain.interfaces import DeliveryError
 from app.domain.models import OutboxKind, OutboxMessage, Proposal
 from app.services.charts import results_chart_png
-from app.telegram_handlers.formatting import render_channel_post
+from app.telegram_handlers.formatting import h, render_channel_post
 from app.telegram_handlers.keyboards import post_keyboard
 from app.telegram_handlers.results_view import (
     render_announcement,
@@ -23,8 +23,6 @@ from app.telegram_handlers.results_view import (
 )
 
 logger = logging.getLogger(__name__)
-
-CAPTION_LIMIT = 1024
 
 
 def _seconds(value: int | float | timedelta) -> float:
@@ -63,7 +61,14 @@ class TelegramSender:
     async def _send(self, message: OutboxMessage, proposal: Proposal) -> Message | bool:
         chat = message.chat_id
         if message.kind is OutboxKind.RESULT:
-            return await self._announce(chat, proposal)
+            return await self.bot.send_message(
+                chat_id=chat,
+                text=render_announcement(proposal),
+                parse_mode=ParseMode.HTML,
+                reply_parameters=self._reply_to(proposal),
+            )
+        if message.kind is OutboxKind.RESULT_CHART:
+            return await self._chart(chat, proposal)
         if message.kind is OutboxKind.CLOSED_POST:
             return await self.bot.edit_message_text(
                 chat_id=chat,
@@ -84,25 +89,12 @@ class TelegramSender:
             reply_markup=post_keyboard(proposal, self.bot.username),
         )
 
-    async def _announce(self, chat: str, proposal: Proposal) -> Message:
-        text = render_announcement(proposal)
-        raw = proposal.raw_results or {}
-        if not proposal.is_multiple_choice or not raw.get("total_votes"):
-            return await self.bot.send_message(
-                chat_id=chat,
-                text=text,
-                parse_mode=ParseMode.HTML,
-                reply_parameters=self._reply_to(proposal),
-            )
-        png = await asyncio.to_thread(results_chart_png, proposal.title, raw)
-        fits = len(text) <= CAPTION_LIMIT
-        photo = await self.bot.send_photo(
+    async def _chart(self, chat: str, proposal: Proposal) -> Message:
+        png = await asyncio.to_thread(results_chart_png, proposal.title, proposal.raw_results or {})
+        return await self.bot.send_photo(
             chat_id=chat,
             photo=png,
-            caption=text if fits else None,
+            caption=f"📊 Results of #{proposal.id} {h(proposal.title)}",
             parse_mode=ParseMode.HTML,
             reply_parameters=self._reply_to(proposal),
         )
-        if not fits:
-            await self.bot.send_message(chat_id=chat, text=text, parse_mode=ParseMode.HTML)
-        return photo

@@ -43,11 +43,13 @@ async def test_ten_concurrent_closers_one_announcement(
                 text("SELECT kind, count(*) FROM outbox GROUP BY kind ORDER BY kind")
             )
         ).all()
-    assert [tuple(r) for r in rows] == [("closed_post", 5), ("proposer_dm", 5), ("result", 5)]
+    assert [tuple(r) for r in rows] == [
+        ("closed_post", 5), ("proposer_dm", 5), ("result", 5), ("result_chart", 5),
+    ]  # fmt: skip
 
     # Two senders (as two processes would) share the outbox without sending anything twice.
     sender = CountingSender()
     senders = [OutboxService(pg_database, pg_bot.clock, sender, batch=2) for _ in range(2)]
     await asyncio.gather(*(s.deliver_due() for s in senders))
-    assert len(sender.sent) == 15 and len(set(sender.sent)) == 15
+    assert len(sender.sent) == 20 and len(set(sender.sent)) == 20
     assert await senders[0].pending() == 0

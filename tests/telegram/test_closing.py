@@ -37,15 +37,24 @@ async def test_closes_at_the_deadline_and_announces_everywhere(bot: BotHarness) 
         ("Yes", 2, 66.7), ("No", 1, 33.3), ("Later", 0, 0.0),
     ]  # fmt: skip
 
-    [photo] = channel_calls(bot, "sendPhoto")
+    [text] = [m for m in channel_calls(bot, "sendMessage") if "Results" in m["text"]]
+    assert text["reply_parameters"]["message_id"] == proposal.channel_message_id
+    assert "Results: Pizza party" in text["text"] and "Yes: 2 votes (66.7%)" in text["text"]
+    assert "Later: 0 votes (0.0%)" in text["text"] and "Winner: <b>Yes</b>" in text["text"]
+    [photo] = channel_calls(bot, "sendPhoto")  # the chart follows the text
     assert photo["reply_parameters"]["message_id"] == proposal.channel_message_id
-    assert "Results: Pizza party" in photo["caption"] and "Yes: 2 votes (66.7%)" in photo["caption"]
-    assert "Later: 0 votes (0.0%)" in photo["caption"] and "Winner: <b>Yes</b>" in photo["caption"]
+    assert photo["caption"] == f"📊 Results of #{pid} Pizza party"
     png = bot.request.calls_to("sendPhoto")[-1].files["photo"][1]
     assert png.startswith(b"\x89PNG")
+    accepted = [c.method for c in bot.request.calls if not c.failed]
+    assert accepted.index("sendPhoto") > max(
+        i for i, c in enumerate(bot.request.calls) if "Results:" in str(c.params.get("text"))
+    )
     [edit] = [e for e in channel_calls(bot, "editMessageText") if "Voting closed" in e["text"]]
     assert "reply_markup" not in edit
-    dm = [c.params for c in bot.request.calls_to("sendMessage") if str(c.params["chat_id"]) == "1001"]
+    dm = [
+        c.params for c in bot.request.calls_to("sendMessage") if str(c.params["chat_id"]) == "1001"
+    ]
     assert "has closed" in dm[-1]["text"] and "Winner" in dm[-1]["text"]
     assert await bot.services.outbox.pending() == 0
 
@@ -100,7 +109,7 @@ async def test_restart_closes_overdue_and_never_sends_twice(bot: BotHarness) -> 
         ]  # fmt: skip
         await app.shutdown()
         if restart == 0:
-            assert len(results) == 2  # one announcement each
+            assert len(results) == 2  # one announcement each (no votes: no charts)
         else:
             assert results == []  # the second restart finds nothing owed
     for pid in (first, second):

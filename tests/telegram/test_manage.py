@@ -53,7 +53,9 @@ async def test_cancel_marks_post_and_removes_buttons(bot: BotHarness) -> None:
     replies = await bot.press(f"cx:{pid}:y")
     assert "is cancelled" in replies[-1]
     post = next(
-        c.params for c in bot.request.calls_to("editMessageText") if c.params["chat_id"] == CHANNEL_ID
+        c.params
+        for c in bot.request.calls_to("editMessageText")
+        if c.params["chat_id"] == CHANNEL_ID
     )
     assert "Cancelled" in post["text"] and "reply_markup" not in post
     assert (await bot.services.proposals.get(pid)).status is ProposalStatus.CANCELLED

@@ -10,7 +10,10 @@ async def test_help_lists_commands_and_menu_is_set(bot: BotHarness) -> None:
     for command in ("/propose", "/proposals", "/my_vote", "/my_votes", "/submit", "/privacy"):
         assert command in replies[-1]
     menu = bot.request.last("setMyCommands").params["commands"]
-    assert {"command": "propose", "description": "Create a proposal (one line or step by step)"} in menu
+    assert {
+        "command": "propose",
+        "description": "Create a proposal (one line or step by step)",
+    } in menu
 
 
 async def test_privacy_explains_who_sees_votes(bot: BotHarness) -> None:
@@ -20,7 +23,9 @@ async def test_privacy_explains_who_sees_votes(bot: BotHarness) -> None:
 
 async def test_unknown_command_gets_a_hint(bot: BotHarness) -> None:
     replies = await bot.send("/frobnicate now")
-    assert replies == ["Sorry, I don't know the command /frobnicate. Send /help to see what I can do."]
+    assert replies == [
+        "Sorry, I don't know the command /frobnicate. Send /help to see what I can do."
+    ]
 
 
 async def test_group_commands_redirect_to_dm(bot: BotHarness) -> None:

@@ -14,16 +14,22 @@ from tests.telegram.helpers import create_via_bot
 async def test_vote_is_private_and_changeable(bot: BotHarness) -> None:
     pid = await create_via_bot(bot)
     bot.request.clear()
-    replies = await bot.press(f"v:{pid}:0", user_id=2002, chat_id=int(CHANNEL_ID), chat_type="channel")
+    replies = await bot.press(
+        f"v:{pid}:0", user_id=2002, chat_id=int(CHANNEL_ID), chat_type="channel"
+    )
     answer = bot.request.last("answerCallbackQuery").params
     assert answer["show_alert"] is True and "Vote recorded" in answer["text"]
     # Nothing but the private alert: no message in the channel, no edited post.
     assert [c.method for c in bot.request.calls] == ["answerCallbackQuery"]
     assert replies == [answer["text"]]
 
-    replies = await bot.press(f"v:{pid}:1", user_id=2002, chat_id=int(CHANNEL_ID), chat_type="channel")
+    replies = await bot.press(
+        f"v:{pid}:1", user_id=2002, chat_id=int(CHANNEL_ID), chat_type="channel"
+    )
     assert "changed to “No”" in replies[-1]
-    replies = await bot.press(f"v:{pid}:1", user_id=2002, chat_id=int(CHANNEL_ID), chat_type="channel")
+    replies = await bot.press(
+        f"v:{pid}:1", user_id=2002, chat_id=int(CHANNEL_ID), chat_type="channel"
+    )
     assert "already “No”" in replies[-1]
 
     replies = await bot.send(f"/my_vote {pid}", user_id=2002)
@@ -55,7 +61,9 @@ async def test_free_form_submission_by_command_and_replacement(bot: BotHarness) 
     replies = await bot.send(f"/submit {pid} A table tennis table", user_id=2002)
     assert "replaced your earlier idea" in replies[-1]
     replies = await bot.send(f"/my_vote {pid}", user_id=2002)
-    assert replies == [f"For proposal 'Ideas' (#{pid}), your submission was: 'A table tennis table'"]
+    assert replies == [
+        f"For proposal 'Ideas' (#{pid}), your submission was: 'A table tennis table'"
+    ]
 
 
 async def test_deep_link_submission_flow(bot: BotHarness) -> None:

@@ -35,7 +35,8 @@ class OutboxRepository:
             return
         values = [
             {
-                "kind": r["kind"].value if isinstance(r["kind"], OutboxKind) else r["kind"],
+                "kind": OutboxKind(r["kind"]).value,
+                "priority": OutboxKind(r["kind"]).priority,
                 "proposal_id": r.get("proposal_id"),
                 "chat_id": str(r["chat_id"]),
                 "payload": r.get("payload") or {},
@@ -65,7 +66,7 @@ class OutboxRepository:
                 OutboxRow.failed_at.is_(None),
                 OutboxRow.next_attempt_at <= now,
             )
-            .order_by(OutboxRow.id)
+            .order_by(OutboxRow.priority, OutboxRow.id)
             .limit(limit)
         )
         if locks_rows(self.session):
