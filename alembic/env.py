@@ -9,7 +9,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import async_engine_from_config
 
 from alembic import context
-from app.persistence import models  # noqa: F401  (registers the tables)
+from app.persistence import knowledge_models, models  # noqa: F401  (registers the tables)
 from app.persistence.database import Base
 
 config = context.config

@@ -100,12 +100,22 @@ def cmd_seed(args: argparse.Namespace) -> int:
 
     async def work(container: Any) -> int:
         report = await SeedService(container.db, container.clock).seed(data)
+        for doc in data.get("documents", []):
+            await container.documents.knowledge_import(
+                doc.get("title", ""),
+                doc.get("content", ""),
+                source=doc.get("source"),
+                category=doc.get("category"),
+                proposal_id=doc.get("proposal_id"),
+            )
+            report.documents += 1
+        await container.index.catch_up()
         if args.json:
             _emit(report.as_dict())
         else:
             print(
                 "seeded {users} users, {proposals} proposals, {votes} votes, "
-                "{submissions} submissions".format(**report.as_dict())
+                "{submissions} submissions, {documents} documents".format(**report.as_dict())
             )
         return 0
 
@@ -165,6 +175,9 @@ def build_parser() -> argparse.ArgumentParser:
     parse.add_argument("--tz", metavar="ZONE")
     parse.add_argument("--json", action="store_true")
     parse.set_defaults(func=cmd_parse_date)
+    from app import cli_knowledge
+
+    cli_knowledge.register(sub)
     return parser
 
 

@@ -26,6 +26,10 @@ class Settings(BaseSettings):
     bot_timezone: str = "UTC"
     reminder_before_hours: float = Field(default=24.0, ge=0)
     log_level: str = "INFO"
+    chroma_host: str | None = None
+    chroma_port: int = 8000
+    embedding_model_path: Path | None = None
+    sweep_interval_seconds: float = Field(default=60.0, gt=0, le=60)
 
     @field_validator("admin_telegram_ids", mode="before")
     @classmethod
@@ -61,6 +65,10 @@ class Settings(BaseSettings):
         if url.startswith("sqlite:///"):
             return "sqlite+aiosqlite:///" + url[len("sqlite:///") :]
         return url
+
+    @property
+    def chroma_path(self) -> Path:
+        return self.data_dir / "chroma"
 
     @property
     def timezone(self) -> ZoneInfo:

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
+
+import chromadb
+from chromadb.api import ClientAPI
+from chromadb.config import Settings as ChromaSettings
 
 from app.config import Settings
 from app.core.closing_service import ClosingService
+from app.core.document_service import DocumentService
+from app.core.index_service import IndexService
 from app.core.outbox_service import OutboxService
 from app.core.proposal_service import ProposalService
 from app.core.results_service import ResultsService
@@ -23,6 +30,8 @@ from app.domain.interfaces import (
 from app.domain.models import OutboxMessage, Proposal
 from app.persistence.database import Database
 from app.persistence.migrations import upgrade_head_async
+from app.services.embeddings import Embedder, OnnxMiniLMEmbedder
+from app.services.vector_db_service import VectorDBService
 
 logger = logging.getLogger(__name__)
 
@@ -32,6 +41,28 @@ class OfflineSender:
 
     async def deliver(self, message: OutboxMessage, proposal: Proposal | None) -> int | None:
         raise DeliveryError("no Telegram connection in this process", retry_after=60)
+
+
+_embedders: dict[str, Embedder] = {}
+
+
+def default_embedder(model_path: Path | None) -> Embedder:
+    """One local model per process (it loads lazily, on first use)."""
+    key = str(model_path or "")
+    if key not in _embedders:
+        _embedders[key] = OnnxMiniLMEmbedder(model_path)
+    return _embedders[key]
+
+
+def chroma_client(settings: Settings) -> ClientAPI:
+    """A Chroma server when CHROMA_HOST is set, else the embedded store under DATA_DIR."""
+    chroma_settings = ChromaSettings(anonymized_telemetry=False)
+    if settings.chroma_host:
+        return chromadb.HttpClient(
+            host=settings.chroma_host, port=settings.chroma_port, settings=chroma_settings
+        )
+    settings.chroma_path.mkdir(parents=True, exist_ok=True)
+    return chromadb.PersistentClient(path=str(settings.chroma_path), settings=chroma_settings)
 
 
 class Container:
@@ -46,17 +77,25 @@ class Container:
         scheduler: DeadlineScheduler | None = None,
         sender: MessageSender | None = None,
         database: Database | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
         self.db = database or Database(settings.resolved_database_url)
         self.publisher: ProposalPublisher = publisher or NullPublisher()
         self.scheduler: DeadlineScheduler = scheduler or NullScheduler()
+        self.embedder: Embedder = embedder or default_embedder(settings.embedding_model_path)
+        self.vectors = VectorDBService(lambda: chroma_client(settings), self.embedder)
+        self.index = IndexService(self.db, self.vectors)
+        self.documents = DocumentService(
+            self.db, self.clock, self.vectors, self.index, admin_ids=settings.admin_telegram_ids
+        )
         self.proposals = ProposalService(
             self.db,
             self.clock,
             self.publisher,
             self.scheduler,
+            self.index,
             target_channel_id=settings.target_channel_id,
             admin_ids=settings.admin_telegram_ids,
         )
@@ -67,6 +106,7 @@ class Container:
             self.clock,
             self.scheduler,
             KeywordThemeSummarizer(),
+            self.index,
             admin_ids=settings.admin_telegram_ids,
             reminder_before=settings.reminder_before,
         )
@@ -79,4 +119,5 @@ class Container:
         logger.info("services started (database: %s)", self.db.dialect)
 
     async def stop(self) -> None:
+        await self.vectors.close()
         await self.db.dispose()

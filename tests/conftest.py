@@ -11,10 +11,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.domain.clock import FrozenClock
+from app.persistence import knowledge_models  # noqa: F401  (tables for TRUNCATE)
 from app.persistence.database import Base, Database
 from app.persistence.migrations import upgrade_head
 
@@ -30,12 +31,15 @@ def _off_loop(fn: Callable[[], object]) -> object:
         return pool.submit(fn).result()
 
 
-async def _pg_reset() -> None:
-    engine = create_async_engine(PG_URL)
+RUN_DB = f"coordbot_test_{os.getpid()}"
+
+
+async def _pg_admin(statement: str) -> None:
+    """CREATE/DROP DATABASE (outside a transaction) through the configured server."""
+    engine = create_async_engine(PG_URL, isolation_level="AUTOCOMMIT")
     try:
-        async with engine.begin() as conn:
-            await conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
-            await conn.execute(text("CREATE SCHEMA public"))
+        async with engine.connect() as conn:
+            await conn.execute(text(statement))
     finally:
         await engine.dispose()
 
@@ -57,16 +61,23 @@ def _pg_available() -> str | None:
 
 
 @pytest.fixture(scope="session")
-def pg_url() -> str:
-    """PostgreSQL, migrated from scratch once per run. In CI a missing server fails the run."""
+def pg_url() -> Iterator[str]:
+    """A fresh PostgreSQL database for this run, migrated from scratch, dropped at the end.
+
+    Its own database, so parallel runs on one server never reset each other's tables.
+    In CI a missing server fails the run.
+    """
     problem = _pg_available()
     if problem is not None:
         if os.environ.get("CI"):
             pytest.fail(f"PostgreSQL at {PG_URL} is unreachable in CI: {problem}")
         pytest.skip(f"PostgreSQL unreachable: {problem}")
-    _off_loop(lambda: asyncio.run(_pg_reset()))
-    _off_loop(lambda: upgrade_head(PG_URL))
-    return PG_URL
+    _off_loop(lambda: asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{RUN_DB}" WITH (FORCE)')))
+    _off_loop(lambda: asyncio.run(_pg_admin(f'CREATE DATABASE "{RUN_DB}"')))
+    url = make_url(PG_URL).set(database=RUN_DB).render_as_string(hide_password=False)
+    _off_loop(lambda: upgrade_head(url))
+    yield url
+    _off_loop(lambda: asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{RUN_DB}" WITH (FORCE)')))
 
 
 @pytest.fixture(scope="session")
@@ -188,14 +199,20 @@ def make_settings(**overrides: object):  # type: ignore[no-untyped-def]
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 
 
-async def _bot(database: Database, clock: FrozenClock) -> AsyncIterator[BotHarness]:
+async def _bot(
+    database: Database, clock: FrozenClock, data_dir: Path
+) -> AsyncIterator[BotHarness]:
     from app.telegram_handlers.bot import build_application
     from app.domain.errors import CoordBotError
     from tests.support.telegram import RecordingRequest
 
     request = RecordingRequest()
     application = build_application(
-        make_settings(), request=request, clock=clock, database=database, rate_limit=False
+        make_settings(data_dir=data_dir),
+        request=request,
+        clock=clock,
+        database=database,
+        rate_limit=False,
     )
     harness = BotHarness(application, request, clock)
 
@@ -216,12 +233,16 @@ async def _bot(database: Database, clock: FrozenClock) -> AsyncIterator[BotHarne
 
 
 @pytest.fixture
-async def bot(sqlite_database: Database, clock: FrozenClock) -> AsyncIterator[BotHarness]:
-    async for harness in _bot(sqlite_database, clock):
+async def bot(
+    sqlite_database: Database, clock: FrozenClock, tmp_path: Path
+) -> AsyncIterator[BotHarness]:
+    async for harness in _bot(sqlite_database, clock, tmp_path / "data"):
         yield harness
 
 
 @pytest.fixture
-async def pg_bot(pg_database: Database, clock: FrozenClock) -> AsyncIterator[BotHarness]:
-    async for harness in _bot(pg_database, clock):
+async def pg_bot(
+    pg_database: Database, clock: FrozenClock, tmp_path: Path
+) -> AsyncIterator[BotHarness]:
+    async for harness in _bot(pg_database, clock, tmp_path / "data"):
         yield harness

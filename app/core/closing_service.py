@@ -19,7 +19,7 @@ from app.core.results import tally_free_form, tally_multiple_choice
 from app.core.themes import ThemeSummarizer
 from app.domain.clock import Clock
 from app.domain.errors import ConflictError, PermissionDeniedError
-from app.domain.interfaces import DeadlineScheduler
+from app.domain.interfaces import DeadlineScheduler, NullIndexer, ProposalIndexer
 from app.domain.models import OutboxKind, Proposal, ProposalStatus, ProposalType
 from app.persistence.database import Database
 from app.persistence.repositories.outbox import OutboxRepository
@@ -38,6 +38,7 @@ class ClosingService:
         clock: Clock,
         scheduler: DeadlineScheduler,
         themes: ThemeSummarizer,
+        indexer: ProposalIndexer | None = None,
         *,
         admin_ids: frozenset[int] = frozenset(),
         reminder_before: timedelta = timedelta(hours=24),
@@ -46,6 +47,7 @@ class ClosingService:
         self.clock = clock
         self.scheduler = scheduler
         self.themes = themes
+        self.indexer: ProposalIndexer = indexer or NullIndexer()
         self.admin_ids = admin_ids
         self.reminder_before = reminder_before
         self._ticking = False
@@ -65,6 +67,7 @@ class ClosingService:
         if closed:
             logger.info("closed %d proposal(s) at their deadline", len(closed))
             self.scheduler.kick_delivery()
+            await self.indexer.proposals_changed(closed)
         return closed
 
     async def close_early(self, user_id: int, proposal_id: int) -> Proposal:
@@ -86,6 +89,7 @@ class ClosingService:
         logger.info("proposal %s closed early by an admin", proposal_id)
         self.scheduler.unschedule(proposal_id)
         self.scheduler.kick_delivery()
+        await self.indexer.proposals_changed([proposal_id])
         return closed
 
     async def _close(self, session: AsyncSession, ids: list[int], now: datetime) -> list[int]:

@@ -12,7 +12,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core import validation
 from app.domain.clock import Clock
 from app.domain.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
-from app.domain.interfaces import DeadlineScheduler, NullScheduler, ProposalPublisher
+from app.domain.interfaces import (
+    DeadlineScheduler,
+    NullIndexer,
+    NullScheduler,
+    ProposalIndexer,
+    ProposalPublisher,
+)
 from app.domain.models import Page, Proposal, ProposalDraft, ProposalStatus, ProposalType, User
 from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository
@@ -50,6 +56,7 @@ class ProposalService:
         clock: Clock,
         publisher: ProposalPublisher,
         scheduler: DeadlineScheduler | None = None,
+        indexer: ProposalIndexer | None = None,
         *,
         target_channel_id: str | None = None,
         admin_ids: frozenset[int] = frozenset(),
@@ -58,6 +65,7 @@ class ProposalService:
         self.clock = clock
         self.publisher = publisher
         self.scheduler: DeadlineScheduler = scheduler or NullScheduler()
+        self.indexer: ProposalIndexer = indexer or NullIndexer()
         self.target_channel_id = target_channel_id
         self.admin_ids = admin_ids
 
@@ -103,6 +111,7 @@ class ProposalService:
             )
         logger.info("proposal %s created by %s", proposal.id, proposer.telegram_id)
         self.scheduler.schedule(proposal)
+        await self.indexer.proposals_changed([proposal.id])
         posted = await self._publish(proposal)
         if posted is not None:
             proposal = posted
@@ -122,6 +131,7 @@ class ProposalService:
             )
 
     async def _refresh(self, proposal: Proposal) -> None:
+        await self.indexer.proposals_changed([proposal.id])
         if proposal.channel_message_id is None:
             return
         try:

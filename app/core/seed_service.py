@@ -27,6 +27,7 @@ class SeedReport:
     proposals: int = 0
     votes: int = 0
     submissions: int = 0
+    documents: int = 0
 
     def as_dict(self) -> dict[str, int]:
         return dict(vars(self))

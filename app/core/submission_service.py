@@ -59,16 +59,11 @@ class SubmissionService:
             if not 0 <= option_index < len(proposal.options):
                 raise ConflictError("That option no longer exists. Please vote again.")
             choice = proposal.options[option_index]
-            subs = SubmissionRepository(session)
-            previous = await subs.get_submission_by_proposal_and_user(
-                proposal_id, voter.telegram_id
-            )
             await UserRepository(session).upsert(voter, now)
-            await subs.upsert(proposal_id, voter.telegram_id, choice, now)
-        prev = previous.response_content if previous else None
-        return VoteReceipt(
-            proposal=proposal, choice=choice, changed=prev is not None, previous=prev
-        )
+            changed, previous = await SubmissionRepository(session).record(
+                proposal_id, voter.telegram_id, choice, now
+            )
+        return VoteReceipt(proposal=proposal, choice=choice, changed=changed, previous=previous)
 
     async def submit(self, proposal_id: int, submitter: User, text: str) -> VoteReceipt:
         """Record or replace a free-form submission (one per user)."""

@@ -68,3 +68,14 @@ class NullScheduler:
 
     def kick_delivery(self) -> None:
         return None
+
+
+class ProposalIndexer(Protocol):
+    """Told after a commit which proposals changed, so search reflects them."""
+
+    async def proposals_changed(self, ids: list[int]) -> None: ...
+
+
+class NullIndexer:
+    async def proposals_changed(self, ids: list[int]) -> None:
+        return None

@@ -44,6 +44,11 @@ class ProposalRow(Base):
     outcome: Mapped[str | None] = mapped_column(Text)
     raw_results: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     context_text: Mapped[str | None] = mapped_column(Text)
+    # The index entry is current when indexed_revision == revision (see IndexService).
+    revision: Mapped[int] = mapped_column(Integer, nullable=False, default=1, server_default="1")
+    indexed_revision: Mapped[int] = mapped_column(
+        Integer, nullable=False, default=0, server_default="0"
+    )
 
     __table_args__ = (
         Index("ix_proposals_status", "status"),
@@ -98,4 +103,34 @@ class OutboxRow(Base):
         UniqueConstraint("dedupe_key", name="uq_outbox_dedupe_key"),
         Index("ix_outbox_pending", "sent_at", "failed_at", "next_attempt_at", "priority"),
         Index("ix_outbox_proposal_id", "proposal_id"),
+    )
+
+
+class FactRow(Base):
+    """One (subject, predicate, object) fact of the graph, as written and normalised.
+
+    The ``*_norm`` columns (casefolded, underscores as spaces, single spaces) carry
+    the case-insensitive lookups and the one-row-per-triple rule.
+    """
+
+    __tablename__ = "facts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    subject: Mapped[str] = mapped_column(String(300), nullable=False)
+    predicate: Mapped[str] = mapped_column(String(100), nullable=False)
+    object: Mapped[str] = mapped_column(String(300), nullable=False)
+    subject_norm: Mapped[str] = mapped_column(String(300), nullable=False)
+    predicate_norm: Mapped[str] = mapped_column(String(100), nullable=False)
+    object_norm: Mapped[str] = mapped_column(String(300), nullable=False)
+    confidence: Mapped[float] = mapped_column(nullable=False, default=1.0)  # float -> Float
+    # "manual", "proposal:<id>" or "document:<id>": what to remove when the origin goes.
+    source: Mapped[str] = mapped_column(String(100), nullable=False, default="manual")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
+
+    __table_args__ = (
+        UniqueConstraint("subject_norm", "predicate_norm", "object_norm", name="uq_facts_triple"),
+        # (x, id): equality lookups come back in insertion order straight from the index.
+        Index("ix_facts_predicate_norm", "predicate_norm", "id"),
+        Index("ix_facts_object_norm", "object_norm", "id"),
+        Index("ix_facts_source", "source"),
     )

@@ -125,7 +125,12 @@ def build_application(
         settings,
         clock=clock,
         publisher=TelegramPublisher(application.bot, settings.timezone),
-        scheduler=JobQueueScheduler(application.job_queue, clock, settings.reminder_before),
+        scheduler=JobQueueScheduler(
+            application.job_queue,
+            clock,
+            settings.reminder_before,
+            settings.sweep_interval_seconds,
+        ),
         sender=TelegramSender(application.bot, settings.timezone),
         database=database,
     )

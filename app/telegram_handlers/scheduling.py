@@ -65,6 +65,7 @@ class JobQueueScheduler:
         self.job_queue.run_repeating(
             sweep_job, interval=self.sweep_interval, first=0, name=SWEEP_NAME
         )
+        self.job_queue.run_once(reconcile_job, when=0, name="reconcile")
 
     def jobs(self) -> tuple[Job[Any], ...]:
         return self.job_queue.jobs()
@@ -82,8 +83,18 @@ async def delivery_job(context: Any) -> None:
 
 
 async def sweep_job(context: Any) -> None:
-    """Catches whatever a missed job, a crash or a Telegram outage left behind."""
+    """Catches whatever a missed job, a crash or a Telegram or Chroma outage left behind."""
     try:
         await tick_job(context)
     except Exception:
         logger.exception("the periodic sweep failed; it runs again shortly")
+    await context.services.index.catch_up()
+
+
+async def reconcile_job(context: Any) -> None:
+    """At start-up: index what is missing, remove index entries whose rows are gone."""
+    try:
+        report = await context.services.index.reconcile()
+        logger.info("search index reconciled: %s", report)
+    except Exception:
+        logger.warning("search index unreachable at start-up; the sweep retries", exc_info=True)

@@ -77,7 +77,7 @@ def test_seed_is_idempotent_and_computes_results(
     for _ in range(2):
         assert main(["seed", str(fixture), "--json"]) == 0
     out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert out[-1] == {"users": 2, "proposals": 2, "votes": 2, "submissions": 1}
+    assert out[-1] == {"users": 2, "proposals": 2, "votes": 2, "submissions": 1, "documents": 0}
     assert _rows(env, "SELECT count(*) FROM submissions") == [(3,)]
     outcome = _rows(env, "SELECT status, outcome FROM proposals WHERE id = 7")
     assert outcome == [("closed", "Yes")]

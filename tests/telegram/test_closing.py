@@ -97,7 +97,11 @@ async def test_restart_closes_overdue_and_never_sends_twice(bot: BotHarness) -> 
     for restart in range(2):
         request = RecordingRequest()
         app = build_application(
-            make_settings(), request=request, clock=bot.clock, database=database, rate_limit=False
+            make_settings(data_dir=bot.services.settings.data_dir),
+            request=request,
+            clock=bot.clock,
+            database=database,
+            rate_limit=False,
         )
         await app.initialize()
         await app.post_init(app)  # type: ignore[misc]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Select, func, select, update
+from sqlalchemy import Select, Table, bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
@@ -38,6 +38,13 @@ def to_proposal(row: ProposalRow, proposer: UserRow | None = None) -> Proposal:
 
 
 _Proposer = aliased(UserRow)
+_PROPOSALS = cast(Table, ProposalRow.__table__)
+# Core (not ORM) and built once: a vote reads this row on every press.
+_READ_FOR_VOTE = select(_PROPOSALS).where(_PROPOSALS.c.id == bindparam("id"))
+_LOCK_FOR_VOTE = _READ_FOR_VOTE.with_for_update(read=True)
+
+# Changing any of these makes the proposal's search-index entry stale.
+INDEXED_FIELDS = frozenset({"title", "description", "options", "status", "deadline_at"})
 
 
 def _with_proposer() -> Select[Any]:  # SQLAlchemy 2.1 types rows as tuples
@@ -65,11 +72,9 @@ class ProposalRepository:
 
     async def lock_for_vote(self, proposal_id: int) -> Proposal | None:
         """Read a proposal under a shared lock, so a close cannot slip in mid-vote."""
-        stmt = select(ProposalRow).where(ProposalRow.id == proposal_id)
-        if locks_rows(self.session):
-            stmt = stmt.with_for_update(read=True)
-        row = await self.session.scalar(stmt)
-        return to_proposal(row) if row else None
+        stmt = _LOCK_FOR_VOTE if locks_rows(self.session) else _READ_FOR_VOTE
+        row = (await self.session.execute(stmt, {"id": proposal_id})).first()
+        return to_proposal(row) if row else None  # type: ignore[arg-type]
 
     async def _require(self, proposal_id: int) -> Proposal:
         proposal = await self.get_proposal_by_id(proposal_id)
@@ -85,6 +90,8 @@ class ProposalRepository:
         return [by_id[i] for i in ids if i in by_id]
 
     async def update_fields(self, proposal_id: int, **fields: Any) -> Proposal:
+        if INDEXED_FIELDS & fields.keys():
+            fields["revision"] = ProposalRow.revision + 1
         await self.session.execute(
             update(ProposalRow).where(ProposalRow.id == proposal_id).values(**fields)
         )
@@ -97,7 +104,7 @@ class ProposalRepository:
         result = await self.session.execute(
             update(ProposalRow)
             .where(ProposalRow.id == proposal_id, ProposalRow.status == from_status.value)
-            .values(**fields)
+            .values(**fields, revision=ProposalRow.revision + 1)
         )
         return bool(result.rowcount)  # type: ignore[attr-defined]
 
@@ -172,7 +179,9 @@ class ProposalRepository:
         result = await self.session.execute(
             update(ProposalRow)
             .where(ProposalRow.id.in_(list(ids)), ProposalRow.status == ProposalStatus.OPEN.value)
-            .values(status=ProposalStatus.CLOSED.value, closed_at=now)
+            .values(
+                status=ProposalStatus.CLOSED.value, closed_at=now, revision=ProposalRow.revision + 1
+            )
             .returning(ProposalRow.id)
         )
         return sorted(result.scalars().all())
@@ -202,3 +211,32 @@ class ProposalRepository:
         rows = (await self.session.execute(stmt)).all()
         proposals = [to_proposal(r[0], r[1]) for r in rows]
         return [p for p in proposals if p.deadline_at - p.created_at > before]
+
+    async def stale_for_index(self, limit: int, ids: Sequence[int] | None = None) -> list[Proposal]:
+        """Proposals whose search-index entry is missing or older than the row."""
+        stmt = _with_proposer().where(ProposalRow.indexed_revision != ProposalRow.revision)
+        if ids is not None:
+            stmt = stmt.where(ProposalRow.id.in_(list(ids)))
+        rows = (await self.session.execute(stmt.order_by(ProposalRow.id).limit(limit))).all()
+        return [to_proposal(r[0], r[1]) for r in rows]
+
+    async def revisions(self, ids: Sequence[int]) -> dict[int, int]:
+        rows = await self.session.execute(
+            select(ProposalRow.id, ProposalRow.revision).where(ProposalRow.id.in_(list(ids)))
+        )
+        return {pid: rev for pid, rev in rows.all()}
+
+    async def mark_indexed(self, seen: dict[int, int]) -> None:
+        """Record the revision each entry was built from (a newer edit stays stale)."""
+        for pid, rev in seen.items():
+            await self.session.execute(
+                update(ProposalRow)
+                .where(ProposalRow.id == pid, ProposalRow.revision == rev)
+                .values(indexed_revision=rev)
+            )
+
+    async def all_ids(self) -> set[int]:
+        return set(await self.session.scalars(select(ProposalRow.id)))
+
+    async def count_all(self) -> int:
+        return int(await self.session.scalar(select(func.count()).select_from(ProposalRow)) or 0)

