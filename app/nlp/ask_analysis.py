@@ -1,0 +1,205 @@
+"""Rule-based reading of an /ask question: intent, filters and content keywords.
+
+This is the offline backend's analysis, and the safety net when a model's answer
+is unusable. It is deliberately plain: word lists and a few patterns, applied in
+an order that lets the more specific reading win (a date phrase is taken out
+before status words are looked for, so "closed last week" is a deadline range,
+not a status).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from app.domain.models import ProposalStatus, ProposalType
+from app.nlp.dates import extract_date_phrase
+
+INTENT_PROPOSALS = "query_proposals"
+INTENT_DOCS = "query_general_docs"
+INTENT_FACTS = "query_facts"
+
+
+@dataclass(frozen=True, slots=True)
+class AskAnalysis:
+    intent: str
+    content_keywords: str | None = None
+    status: ProposalStatus | None = None
+    proposal_type: ProposalType | None = None
+    date_phrase: str | None = None
+    date_field: str | None = None  # "creation" | "deadline"
+    proposer: str | None = None
+
+
+PROPOSAL_WORDS = re.compile(
+    r"\b(proposals?|propos(?:ed|es|ing)|polls?|votes?|voting|voted|ballots?|motions?|"
+    r"initiatives?|suggestions?|ideas?|decisions?|decided)\b",
+    re.I,
+)
+DOC_WORDS = re.compile(
+    r"\b(policy|policies|rules?|guidelines?|handbook|manual|documents?|docs?|procedures?|"
+    r"regulations?|faq|instructions?|how (?:do|does|can|should|to)|what is the process)\b",
+    re.I,
+)
+FACT_OPENERS = re.compile(r"^\s*(who|what|where|when|which|how many)\b", re.I)
+
+STATUS_PATTERNS: list[tuple[re.Pattern[str], ProposalStatus]] = [
+    (re.compile(r"\b(cancell?ed|withdrawn|called off|scrapped)\b", re.I), ProposalStatus.CANCELLED),
+    (
+        re.compile(
+            r"\b(open|active|ongoing|running|current(?:ly)?|live|pending|still (?:open|running)|"
+            r"accepting votes|in progress|can (?:i|we) (?:still )?vote)\b",
+            re.I,
+        ),
+        ProposalStatus.OPEN,
+    ),
+    (
+        re.compile(
+            r"\b(closed|finished|ended|completed|concluded|decided|past|expired|over|"
+            r"already (?:closed|decided)|results?|outcomes?|passed|won|approved|rejected)\b",
+            re.I,
+        ),
+        ProposalStatus.CLOSED,
+    ),
+]
+TYPE_PATTERNS: list[tuple[re.Pattern[str], ProposalType]] = [
+    (
+        re.compile(r"\b(free[- ]?form|open[- ]ended|brainstorm\w*|ideas?|suggestions?)\b", re.I),
+        ProposalType.FREE_FORM,
+    ),
+    (
+        re.compile(r"\b(multiple[- ]choice|multi[- ]choice|polls?|options?|yes/no)\b", re.I),
+        ProposalType.MULTIPLE_CHOICE,
+    ),
+]
+CREATION_WORDS = re.compile(
+    r"\b(created|proposed|made|started|submitted|posted|opened|launched|new|added|raised|"
+    r"put forward|filed)\b",
+    re.I,
+)
+DEADLINE_WORDS = re.compile(
+    r"\b(clos(?:e|es|ing|ed)|due|ends?|ending|ended|deadlines?|expir(?:e|es|ing|ed)|finish(?:es|ing)?|"
+    r"wrap(?:s|ping)? up|vote ends)\b",
+    re.I,
+)
+PROPOSER_PATTERNS = [
+    re.compile(r"\b(?:proposed|created|made|submitted|started|posted|put forward|raised|filed)"
+               r"\s+by\s+@?([A-Za-z][\w.]{1,31})", re.I),
+    re.compile(r"\bby\s+@([A-Za-z][\w.]{1,31})", re.I),
+    re.compile(r"\b(?:did|has|have)\s+@?([A-Za-z][\w.]{1,31})\s+"
+               r"(?:make|made|propose|proposed|create|created|submit|submitted|start|started|post)",
+               re.I),
+    re.compile(r"@?\b([A-Za-z][\w.]{1,31})'s\s+(?:proposals?|polls?|ideas?)", re.I),
+    re.compile(r"\bfrom\s+@([A-Za-z][\w.]{1,31})", re.I),
+]  # fmt: skip
+NOT_NAMES = {
+    "the", "a", "an", "me", "us", "you", "them", "someone", "anyone", "whom", "who", "members",
+    "people", "everyone", "admins", "admin", "members'", "community", "it", "this", "that",
+    "i", "we", "they", "he", "she",
+}  # fmt: skip
+
+STOP_WORDS = frozenset(
+    """
+    a an the and or but if of to in on at by for with about from into onto over under as is are
+    was were be been being am do does did done doing have has had having can could will would
+    shall should may might must what which who whom whose where when why how whats any some all
+    there here this that these those it its they them their we us our you your i me my he she
+    his her him please show list tell give find get see know let lets look looking want need
+    related relating regarding concerning around re topic topics subject about anything
+    something stuff thing things kind sort type types one ones many much more most other
+    currently still already yet ever now just also only really very so than then such proposal
+    proposals propose proposed proposes proposing poll polls vote votes voting voted ballot
+    ballots motion motions initiative initiatives decision decisions decided created made
+    started submitted posted opened launched new added raised filed put forward closing closes
+    close closed due end ends ending ended deadline deadlines expire expires expiring expired
+    finish finishes finishing finished completed concluded wrap wraps up open active ongoing
+    running current live pending progress cancelled canceled withdrawn past over passed result
+    results outcome outcomes won approved rejected multiple choice free form freeform options
+    option yes no during within between since until before after last next this week weeks
+    month months year years day days today yesterday tomorrow recently lately ago people
+    someone anyone everyone community members member idea ideas suggestion suggestions make
+    makes create creates submit submits start starts post posts raise raises everything right
+    mention mentions mentioning contain contains containing include includes discuss discusses
+    discussing
+    """.split()
+)
+WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'&+-]*")
+
+
+def _first_match(patterns: list[tuple[re.Pattern[str], object]], text: str) -> object | None:
+    best: tuple[int, object] | None = None
+    for pattern, value in patterns:
+        found = pattern.search(text)
+        if found and (best is None or found.start() < best[0]):
+            best = (found.start(), value)
+    return best[1] if best else None
+
+
+def _proposer(text: str) -> str | None:
+    for pattern in PROPOSER_PATTERNS:
+        found = pattern.search(text)
+        if found and found.group(1).lower() not in NOT_NAMES:
+            return found.group(1).lstrip("@")
+    return None
+
+
+def _keywords(text: str, drop: set[str]) -> str | None:
+    words = []
+    for match in WORD.finditer(text):
+        word = match.group(0).strip("'-")
+        low = word.lower()
+        if low.endswith("'s"):
+            low, word = low[:-2], word[:-2]
+        if not low or low in STOP_WORDS or low in drop or (low.isdigit() and len(low) < 3):
+            continue
+        words.append(word)
+    return " ".join(words) if words else None
+
+
+def _intent(question: str, proposal_filters: bool) -> str:
+    """Proposals when they are named or filtered for; documents for how-to and policy
+    questions; facts for who/what/where/when questions about a named thing."""
+    if PROPOSAL_WORDS.search(question) or proposal_filters:
+        return INTENT_PROPOSALS
+    if DOC_WORDS.search(question):
+        return INTENT_DOCS
+    opener = FACT_OPENERS.match(question)
+    if opener and (
+        opener.group(1).lower() == "who" or re.search(r"\b[A-Z][a-z]+", question[opener.end() :])
+    ):
+        return INTENT_FACTS
+    return INTENT_DOCS
+
+
+def analyze_question(question: str) -> AskAnalysis:
+    """Read intent, filters and keywords from a question; never raises."""
+    text = " ".join(question.split())
+    phrase, rest = extract_date_phrase(text)
+    proposer = _proposer(rest)
+    status = _first_match(STATUS_PATTERNS, rest)  # type: ignore[arg-type]
+    kind = _first_match(TYPE_PATTERNS, rest)  # type: ignore[arg-type]
+    date_field = None
+    if phrase:
+        deadline_hit = DEADLINE_WORDS.search(rest)
+        creation_hit = CREATION_WORDS.search(rest)
+        if deadline_hit and (not creation_hit or deadline_hit.start() < creation_hit.start()):
+            date_field = "deadline"
+        else:
+            date_field = "creation"
+    drop = {proposer.lower()} if proposer else set()
+    keywords = _keywords(rest, drop)
+    has_filters = any(x is not None for x in (status, kind, phrase, proposer))
+    intent = _intent(text, has_filters and not DOC_WORDS.search(text))
+    if intent != INTENT_PROPOSALS:  # filters only mean something for proposals
+        status = kind = proposer = None
+        phrase = date_field = None
+        keywords = _keywords(text, set())
+    return AskAnalysis(
+        intent=intent,
+        content_keywords=keywords,
+        status=status,  # type: ignore[arg-type]
+        proposal_type=kind,  # type: ignore[arg-type]
+        date_phrase=phrase,
+        date_field=date_field,
+        proposer=proposer,
+    )

@@ -1,0 +1,57 @@
+"""The offline reading of /ask questions: intent, filters and keywords."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.domain.models import ProposalStatus as S
+from app.domain.models import ProposalType as T
+from app.nlp.ask_analysis import analyze_question
+
+P, D, F = "query_proposals", "query_general_docs", "query_facts"
+
+CASES = [
+    # question, intent, keywords, status, type, date phrase, date field, proposer
+    ("which open proposals about funding were created this month?", P, "funding", S.OPEN, None,
+     "this month", "creation", None),
+    ("how does parking work?", D, "parking work", None, None, None, None, None),
+    ("who proposed the pizza party?", P, "pizza party", None, None, None, None, None),
+    ("which proposals did alice make?", P, None, None, None, None, None, "alice"),
+    ("show closed polls from last week", P, None, S.CLOSED, T.MULTIPLE_CHOICE, "from last week",
+     "deadline", None),
+    ("what proposals are closing next week?", P, None, None, None, "next week", "deadline", None),
+    ("who invented relativity?", F, "invented relativity", None, None, None, None, None),
+    ("what did Edison invent?", F, "Edison invent", None, None, None, None, None),
+    ("any free form ideas about the garden?", P, "garden", None, T.FREE_FORM, None, None, None),
+    ("list cancelled proposals", P, None, S.CANCELLED, None, None, None, None),
+    ("proposals by @bob about events", P, "events", None, None, None, None, "bob"),
+    ("what is the pet policy?", D, "pet policy", None, None, None, None, None),
+    ("Which proposals mention parking?", P, "parking", None, None, None, None, None),
+    ("how many proposals were created in May 2026?", P, None, None, None, "in May 2026",
+     "creation", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "keywords", "status", "kind", "phrase", "field", "proposer"), CASES
+)
+def test_analysis(
+    question: str,
+    intent: str,
+    keywords: str | None,
+    status: S | None,
+    kind: T | None,
+    phrase: str | None,
+    field: str | None,
+    proposer: str | None,
+) -> None:
+    got = analyze_question(question)
+    assert (got.intent, got.content_keywords, got.status, got.proposal_type) == (
+        intent, keywords, status, kind,
+    )  # fmt: skip
+    assert (got.date_phrase, got.date_field, got.proposer) == (phrase, field, proposer)
+
+
+@pytest.mark.parametrize("junk", ["", "   ", "???", "the of and", "🙂" * 10, "x" * 600])
+def test_never_raises(junk: str) -> None:
+    assert analyze_question(junk).intent in {P, D, F}
