@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.index_service import IndexService
 from app.core.proposal_service import not_found as proposal_not_found
@@ -80,6 +81,8 @@ def validate_import(title: str, content: str, chunk_size: int, chunk_overlap: in
         raise ValidationError("title cannot be empty")
     if not content or not content.strip():
         raise ValidationError("content cannot be empty")
+    if "\x00" in title or "\x00" in content:  # PostgreSQL text cannot hold NUL
+        raise ValidationError("title and content cannot contain NUL characters")
     if not MIN_CHUNK <= chunk_size <= MAX_CHUNK:
         raise ValidationError(f"chunk_size must be between {MIN_CHUNK} and {MAX_CHUNK}")
     if not 0 <= chunk_overlap < chunk_size:
@@ -228,18 +231,26 @@ class DocumentService:
 
     # -- the rules behind the Telegram document commands ------------------------------
 
-    async def _may_manage(self, user_id: int, row: DocumentRow | None, doc_id: str) -> DocumentRow:
+    async def _may_manage(
+        self, session: AsyncSession, user_id: int, row: DocumentRow | None, doc_id: str
+    ) -> DocumentRow:
         if row is None:
             raise NotFoundError(f"Document {doc_id} does not exist. See /view_docs.")
         if user_id in self.admin_ids:
             return row
         if row.proposal_id is None:
             raise PermissionDeniedError("Only admins can change global documents.")
-        async with self.db.transaction() as session:
-            proposal = await ProposalRepository(session).get_proposal_by_id(row.proposal_id)
+        proposal = await ProposalRepository(session).get_proposal_by_id(row.proposal_id)
         if proposal is None or proposal.proposer_id != user_id:
             raise PermissionDeniedError("Only the proposer (or an admin) can change this document.")
         return row
+
+    async def check_can_manage(self, user_id: int, document_id: str) -> DocumentInfo:
+        """The document, if ``user_id`` may edit or delete it; otherwise the reason why not."""
+        doc_id = _uuid(document_id, "document_id") or ""
+        async with self.db.transaction() as session:
+            row = await DocumentRepository(session).get(doc_id)
+            return _info(await self._may_manage(session, user_id, row, document_id))
 
     async def check_can_attach(self, user_id: int, proposal_id: int | None) -> None:
         if proposal_id is None:
@@ -289,7 +300,7 @@ class DocumentService:
         page_size: int = 10,
     ) -> tuple[list[DocumentInfo], int]:
         async with self.db.transaction() as session:
-            rows, total = await DocumentRepository(session).list(
+            rows, total = await DocumentRepository(session).list_page(
                 proposal_id=proposal_id,
                 global_only=global_only,
                 owner_id=owner_id,
@@ -302,7 +313,7 @@ class DocumentService:
         doc_id = _uuid(document_id, "document_id") or ""
         async with self.db.transaction() as session:
             repo = DocumentRepository(session)
-            row = await self._may_manage(user_id, await repo.get(doc_id), document_id)
+            row = await self._may_manage(session, user_id, await repo.get(doc_id), document_id)
             info = _info(row)
             chunk_ids = await repo.chunk_ids(doc_id)
             await repo.delete(doc_id)
@@ -324,7 +335,7 @@ class DocumentService:
         now = self.clock.now()
         async with self.db.transaction() as session:
             repo = DocumentRepository(session)
-            row = await self._may_manage(user_id, await repo.get(doc_id), document_id)
+            row = await self._may_manage(session, user_id, await repo.get(doc_id), document_id)
             old_chunks: list[str] = []
             if title is not None:
                 if not title.strip():
@@ -335,9 +346,16 @@ class DocumentService:
                 pieces = chunk_text(content, row.chunk_size, row.chunk_overlap)
                 if len(pieces) > MAX_CHUNKS:
                     raise ValidationError(f"That text makes more than {MAX_CHUNKS} chunks.")
+                digest = hashlib.sha256(content.encode("utf-8")).hexdigest()
+                same = await repo.find_by_hash(row.scope, digest)
+                if same is not None and same.id != row.id:
+                    raise ValidationError(
+                        f"That text is already the document “{same.title}” ({same.id}) "
+                        "here. Send a different text."
+                    )
                 old_chunks = await repo.chunk_ids(doc_id)
                 row.content = content
-                row.content_hash = hashlib.sha256(content.encode("utf-8")).hexdigest()
+                row.content_hash = digest
                 await repo.replace_chunks(
                     doc_id,
                     [

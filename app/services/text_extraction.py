@@ -1,50 +1,71 @@
-"""Text out of the files people upload: plain text, Markdown and PDF."""
+"""Text out of the files people upload or import: plain text, Markdown and PDF."""
 
 from __future__ import annotations
 
 import io
+import logging
 from pathlib import PurePath
 
 from app.domain.errors import ValidationError
 
-TEXT_SUFFIXES = {".txt", ".md", ".markdown"}
-ACCEPTED = ".txt, .md or .pdf"
+logger = logging.getLogger(__name__)
+
+TEXT_SUFFIXES = frozenset({".txt", ".md", ".markdown"})
+SUFFIXES = TEXT_SUFFIXES | {".pdf"}
+ACCEPTED = ".txt, .md or .pdf file"
 MAX_FILE_BYTES = 5 * 1024 * 1024
 
 
 def extract_text(filename: str, data: bytes) -> str:
-    """The text of ``data``; a ValidationError says what to send instead."""
+    """The text of ``data``; a ValidationError says what to send instead. Blocking (PDF)."""
+    name = PurePath(filename).name or "the file"
     suffix = PurePath(filename).suffix.lower()
+    if suffix not in SUFFIXES:
+        kind = f"{suffix} files" if suffix else "this kind of file"
+        raise ValidationError(f"I can't read {kind}. Send a {ACCEPTED}, or paste the text.")
     if len(data) > MAX_FILE_BYTES:
-        raise ValidationError("That file is larger than 5 MB. Please send a smaller one.")
-    if suffix in TEXT_SUFFIXES:
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise ValidationError(
-                f"'{filename}' is not UTF-8 text. Please save it as UTF-8 and send it again."
-            ) from exc
-    elif suffix == ".pdf":
-        text = _pdf_text(filename, data)
-    else:
-        raise ValidationError(f"I can read {ACCEPTED} files; '{filename}' is not one of them.")
+        raise ValidationError(
+            f"'{name}' is {len(data) / 2**20:.1f} MB; files can be up to 5 MB. "
+            "Split it into several documents, or paste the text."
+        )
+    text = _pdf_text(data, name) if suffix == ".pdf" else _utf8(data, name)
     if not text.strip():
-        raise ValidationError(f"'{filename}' has no text I can read.")
+        raise ValidationError(f"'{name}' is empty.")
     return text
 
 
-def _pdf_text(filename: str, data: bytes) -> str:
+def _utf8(data: bytes, name: str) -> str:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValidationError(
+            f"'{name}' is not UTF-8 text. Save it with the UTF-8 encoding (most editors "
+            "offer it under “Save as”) and send it again, or paste the text."
+        ) from None
+    if "\x00" in text:
+        raise ValidationError(f"'{name}' looks like a binary file, not text.")
+    return text
+
+
+def _pdf_text(data: bytes, name: str) -> str:
     from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
+    from pypdf.errors import FileNotDecryptedError
 
     try:
-        reader = PdfReader(io.BytesIO(data))
-        pages = [page.extract_text() or "" for page in reader.pages]
-    except (PdfReadError, ValueError, KeyError, TypeError) as exc:
-        raise ValidationError(f"'{filename}' is not a PDF I can read.") from exc
-    text = "\n\n".join(p.strip() for p in pages if p.strip())
+        pages = [page.extract_text() or "" for page in PdfReader(io.BytesIO(data)).pages]
+    except FileNotDecryptedError:
+        raise ValidationError(
+            f"'{name}' is password-protected. Send an unprotected copy, or paste the text."
+        ) from None
+    except Exception:  # a damaged or unusual file: pypdf raises many kinds of error
+        logger.info("could not read a PDF", exc_info=True)
+        raise ValidationError(
+            f"I couldn't read '{name}' as a PDF. Send it as .txt or .md, or paste the text."
+        ) from None
+    text = "\n\n".join(p.strip() for p in pages if p.strip()).replace("\x00", "")
     if not text:
         raise ValidationError(
-            f"'{filename}' has no text layer (it may be scanned images). Please send the text."
+            f"I found no text in '{name}': it may be scanned pages (pictures). "
+            "Send a PDF with selectable text, or paste the text."
         )
     return text

@@ -38,7 +38,7 @@ class DocumentRepository:
         )
         return int(total or 0)
 
-    async def list(
+    async def list_page(
         self,
         *,
         proposal_id: int | None = None,

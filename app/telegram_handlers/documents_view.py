@@ -1,0 +1,284 @@
+"""Reading and removing documents: /view_docs, /view_doc, /my_docs, /delete_doc.
+
+Who may remove what is DocumentService's rule; this module only asks first and
+shows the answer. A document's text is sent as it is (escaped), split so no
+message passes Telegram's limit and no HTML entity is cut in half.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.constants import ParseMode
+from telegram.ext import CallbackQueryHandler
+
+from app.core.document_service import DocumentInfo
+from app.domain.errors import ValidationError
+from app.domain.models import Page
+from app.telegram_handlers.common import parse_proposal_id, reply, user_of
+from app.telegram_handlers.context import BotContext
+from app.telegram_handlers.formatting import MAX_MESSAGE, format_when, h
+
+PAGE_SIZE = 10
+# callback_data (compact, under 64 bytes): open a document, page a list, confirm a delete.
+DOC_OPEN = r"^vd:([0-9a-f-]{36})$"
+DOC_LIST = r"^dl:(g|m|p\d{1,10}):(\d{1,6})$"
+DOC_DELETE = r"^dx:([0-9a-f-]{36}):(y|n)$"
+
+ID_HINT = "Find document ids with /view_docs <proposal_id>, /view_global_docs or /my_docs."
+
+
+def parse_document_id(args: Sequence[str] | None, command: str) -> str:
+    """The document id given to ``/command``; a missing or bad one says where to find ids."""
+    if not args:
+        raise ValidationError(f"Please tell me which document: /{command} <document_id>\n{ID_HINT}")
+    try:
+        return str(uuid.UUID(args[0].strip()))
+    except ValueError:
+        raise ValidationError(
+            f"'{args[0][:40]}' is not a document id. Ids look like "
+            f"3f2b8c1e-0d4a-4c55-9a57-1c0e6a9d2b7f.\n{ID_HINT}"
+        ) from None
+
+
+async def check_can_manage(context: BotContext, user_id: int, doc: DocumentInfo) -> None:
+    """Refuse before asking anything: the same rule the service applies when it changes a doc."""
+    await context.services.documents.check_can_manage(user_id, doc.id)
+
+
+def where(doc: DocumentInfo) -> str:
+    return f"proposal #{doc.proposal_id}" if doc.proposal_id is not None else "global"
+
+
+# -- lists ---------------------------------------------------------------------------------
+
+
+def _list_text(title: str, page: Page[DocumentInfo], context: BotContext, mine: bool) -> str:
+    tz = context.services.settings.timezone
+    first = page.page * page.page_size + 1
+    lines = [f"<b>{title}</b> ({first}–{first + len(page.items) - 1} of {page.total})", ""]
+    for doc in page.items:
+        extra = f" · {where(doc)}" if mine else ""
+        lines.append(
+            f"📄 <b>{h(doc.title)}</b>\n    {len(doc.content):,} characters{extra} · "
+            f"added {h(format_when(doc.created_at, tz))}"
+        )
+    lines += ["", "Tap a document to read it."]
+    return "\n".join(lines)
+
+
+def _list_keyboard(page: Page[DocumentInfo], scope: str) -> InlineKeyboardMarkup:
+    rows = [
+        [InlineKeyboardButton(f"📄 {doc.title}"[:60], callback_data=f"vd:{doc.id}")]
+        for doc in page.items
+    ]
+    pager = []
+    if page.has_previous:
+        pager.append(
+            InlineKeyboardButton("◀ Previous", callback_data=f"dl:{scope}:{page.page - 1}")
+        )
+    if page.has_next:
+        pager.append(InlineKeyboardButton("Next ▶", callback_data=f"dl:{scope}:{page.page + 1}"))
+    if pager:
+        rows.append(pager)
+    return InlineKeyboardMarkup(rows)
+
+
+async def _show_list(update: Update, context: BotContext, scope: str, page_no: int) -> None:
+    """``scope`` is "g" (global), "m" (the user's own) or "p<id>" (one proposal)."""
+    services = context.services
+    if scope == "g":
+        title = "Global documents"
+        empty = "There are no global documents yet. Admins add them with /add_global_doc."
+        docs, total = await services.documents.list_documents(
+            global_only=True, page=page_no, page_size=PAGE_SIZE
+        )
+    elif scope == "m":
+        title = "Documents you added"
+        empty = "You haven't added any documents. Add one to your proposal with /add_doc <id>."
+        docs, total = await services.documents.list_documents(
+            owner_id=user_of(update).telegram_id, page=page_no, page_size=PAGE_SIZE
+        )
+    else:
+        proposal = await services.proposals.get(int(scope[1:]))
+        title = f"Documents of proposal #{proposal.id} “{h(proposal.title)}”"
+        empty = (
+            f"Proposal #{proposal.id} has no documents yet. "
+            f"Its proposer can add one with /add_doc {proposal.id}."
+        )
+        docs, total = await services.documents.list_documents(
+            proposal_id=proposal.id, page=page_no, page_size=PAGE_SIZE
+        )
+    page = Page(items=docs, page=page_no, page_size=PAGE_SIZE, total=total)
+    if not docs:
+        text, markup = h(empty), None
+    else:
+        text, markup = _list_text(title, page, context, scope == "m"), _list_keyboard(page, scope)
+    query = update.callback_query
+    if query is not None:
+        await query.answer()
+        await query.edit_message_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    else:
+        await reply(update, text, markup)
+
+
+async def view_docs(update: Update, context: BotContext) -> None:
+    if not context.args:
+        await _show_list(update, context, "g", 0)
+        return
+    proposal_id = parse_proposal_id(context.args, "view_docs")
+    await _show_list(update, context, f"p{proposal_id}", 0)
+
+
+async def view_global_docs(update: Update, context: BotContext) -> None:
+    await _show_list(update, context, "g", 0)
+
+
+async def my_docs(update: Update, context: BotContext) -> None:
+    await _show_list(update, context, "m", 0)
+
+
+async def docs_page(update: Update, context: BotContext) -> None:
+    assert update.callback_query and update.callback_query.data
+    _, scope, page = update.callback_query.data.split(":")
+    await _show_list(update, context, scope, int(page))
+
+
+# -- one document --------------------------------------------------------------------------
+
+
+def _units(text: str) -> int:
+    """Length as Telegram counts it (UTF-16 code units)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _cut(escaped: str, room: int) -> int:
+    """Where to cut ``escaped`` so the head fits in ``room`` without splitting an entity."""
+    k = min(room, len(escaped))
+    while k and (over := _units(escaped[:k]) - room) > 0:
+        k -= over
+    amp = escaped.rfind("&", max(0, k - 4), k)
+    if amp != -1 and ";" not in escaped[amp:k]:
+        k = amp
+    return k
+
+
+def paginate(header: str, content: str, limit: int = MAX_MESSAGE) -> list[str]:
+    """``header`` (HTML) then ``content`` (plain, escaped here) in messages of at most
+    ``limit``; lines stay whole where they fit, and an entity like ``&amp;`` is never cut."""
+    pages: list[str] = []
+    parts = [header, "\n\n"]
+    size = _units(header) + 2
+
+    def flush() -> None:
+        nonlocal size
+        pages.append("".join(parts))
+        parts.clear()
+        size = 0
+
+    for line in content.splitlines(keepends=True):
+        rest = h(line)
+        units = _units(rest)
+        if size and size + units > limit and units <= limit:
+            flush()
+        while size + units > limit:  # a line longer than a message
+            k = _cut(rest, limit - size) or (0 if size else 1)
+            parts.append(rest[:k])
+            flush()
+            rest = rest[k:]
+            units = _units(rest)
+        parts.append(rest)
+        size += units
+    flush()
+    return [page.rstrip("\n") for page in pages if page.strip()]  # blank texts are refused
+
+
+def render_header(doc: DocumentInfo, context: BotContext) -> str:
+    tz = context.services.settings.timezone
+    attached = (
+        f"proposal #{doc.proposal_id} (/view_proposal {doc.proposal_id})"
+        if doc.proposal_id is not None
+        else "global (all proposals)"
+    )
+    lines = [
+        f"📄 <b>{h(doc.title)}</b>",
+        f"Category: {h(doc.category or 'none')}",
+        f"Attached to: {attached}",
+        f"Added: {h(format_when(doc.created_at, tz))}",
+    ]
+    if doc.source:
+        lines.append(f"Source: {h(doc.source)}")
+    lines.append(f"Id: <code>{doc.id}</code> · {len(doc.content):,} characters")
+    return "\n".join(lines)
+
+
+async def _send_document(update: Update, context: BotContext, document_id: str) -> None:
+    doc = await context.services.documents.get_document(document_id)
+    for page in paginate(render_header(doc, context), doc.content):
+        await reply(update, page)
+
+
+async def view_doc(update: Update, context: BotContext) -> None:
+    await _send_document(update, context, parse_document_id(context.args, "view_doc"))
+
+
+async def view_doc_button(update: Update, context: BotContext) -> None:
+    assert update.callback_query and update.callback_query.data
+    await update.callback_query.answer()
+    await _send_document(update, context, update.callback_query.data.split(":")[1])
+
+
+# -- delete --------------------------------------------------------------------------------
+
+
+async def _ask_delete(update: Update, context: BotContext, command: str) -> None:
+    doc_id = parse_document_id(context.args, command)
+    doc = await context.services.documents.get_document(doc_id)
+    await check_can_manage(context, user_of(update).telegram_id, doc)
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton("🗑 Yes, delete it", callback_data=f"dx:{doc.id}:y"),
+                InlineKeyboardButton("No, keep it", callback_data=f"dx:{doc.id}:n"),
+            ]
+        ]
+    )
+    await reply(
+        update,
+        f"Delete the document “{h(doc.title)}” ({where(doc)}, {len(doc.content):,} characters)? "
+        "It is also removed from search. This can't be undone.",
+        markup,
+    )
+
+
+async def delete_doc(update: Update, context: BotContext) -> None:
+    await _ask_delete(update, context, "delete_doc")
+
+
+async def delete_global_doc(update: Update, context: BotContext) -> None:
+    await _ask_delete(update, context, "delete_global_doc")
+
+
+async def delete_button(update: Update, context: BotContext) -> None:
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    _, doc_id, answer = query.data.split(":")
+    if answer == "n":
+        await query.answer()
+        await query.edit_message_text("Kept. Nothing changed.")
+        return
+    doc = await context.services.documents.delete_document(user_of(update).telegram_id, doc_id)
+    await query.answer("Deleted.")
+    await query.edit_message_text(
+        f"🗑 The document “{h(doc.title)}” ({where(doc)}) is deleted.", parse_mode=ParseMode.HTML
+    )
+
+
+def view_button_handlers() -> list[CallbackQueryHandler[BotContext, None]]:
+    return [
+        CallbackQueryHandler(view_doc_button, pattern=DOC_OPEN),
+        CallbackQueryHandler(docs_page, pattern=DOC_LIST),
+        CallbackQueryHandler(delete_button, pattern=DOC_DELETE),
+    ]
