@@ -20,8 +20,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from common import (
-    DEFAULT_URL,
     CHANNEL_ID,
+    DEFAULT_URL,
     latency_summary,
     log_to_stderr,
     prepare_postgres,

@@ -202,8 +202,8 @@ def make_settings(**overrides: object):  # type: ignore[no-untyped-def]
 async def _bot(
     database: Database, clock: FrozenClock, data_dir: Path
 ) -> AsyncIterator[BotHarness]:
-    from app.telegram_handlers.bot import build_application
     from app.domain.errors import CoordBotError
+    from app.telegram_handlers.bot import build_application
     from tests.support.telegram import RecordingRequest
 
     request = RecordingRequest()

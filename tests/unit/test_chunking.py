@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -28,7 +30,7 @@ def test_words_are_not_cut() -> None:
 def test_overlap_repeats_the_end_of_the_previous_chunk() -> None:
     text = " ".join(f"w{i}" for i in range(300))
     chunks = chunk_text(text, 120, 30)
-    for before, after in zip(chunks, chunks[1:], strict=False):
+    for before, after in itertools.pairwise(chunks):
         first_word = after.split()[0]
         assert first_word in before.split()[-8:]
 
