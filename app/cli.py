@@ -94,6 +94,7 @@ async def _with_container(
 
 
 def cmd_seed(args: argparse.Namespace) -> int:
+    from app.core.proposal_facts import seed_graph
     from app.core.seed_service import SeedService, load_fixture
 
     data = load_fixture(Path(args.file))
@@ -110,6 +111,7 @@ def cmd_seed(args: argparse.Namespace) -> int:
             )
             report.documents += 1
         await container.index.catch_up()
+        await seed_graph(container.graph, data)
         if args.json:
             _emit(report.as_dict())
         else:
@@ -178,6 +180,9 @@ def build_parser() -> argparse.ArgumentParser:
     from app import cli_knowledge
 
     cli_knowledge.register(sub)
+    from app import cli_facts
+
+    cli_facts.register(sub)
     return parser
 
 

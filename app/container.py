@@ -12,8 +12,10 @@ from chromadb.config import Settings as ChromaSettings
 from app.config import Settings
 from app.core.closing_service import ClosingService
 from app.core.document_service import DocumentService
+from app.core.graph_service import GraphService
 from app.core.index_service import IndexService
 from app.core.outbox_service import OutboxService
+from app.core.proposal_facts import FanOutIndexer, ProposalFactsSync
 from app.core.proposal_service import ProposalService
 from app.core.results_service import ResultsService
 from app.core.submission_service import SubmissionService
@@ -90,12 +92,17 @@ class Container:
         self.documents = DocumentService(
             self.db, self.clock, self.vectors, self.index, admin_ids=settings.admin_telegram_ids
         )
+        self.graph = GraphService(
+            self.db, self.clock, admin_ids=settings.admin_telegram_ids, timezone=settings.timezone
+        )
+        # After every proposal change: refresh its search entry and its facts.
+        indexer = FanOutIndexer(self.index, ProposalFactsSync(self.graph))
         self.proposals = ProposalService(
             self.db,
             self.clock,
             self.publisher,
             self.scheduler,
-            self.index,
+            indexer,
             target_channel_id=settings.target_channel_id,
             admin_ids=settings.admin_telegram_ids,
         )
@@ -106,7 +113,7 @@ class Container:
             self.clock,
             self.scheduler,
             KeywordThemeSummarizer(),
-            self.index,
+            indexer,
             admin_ids=settings.admin_telegram_ids,
             reminder_before=settings.reminder_before,
         )

@@ -39,7 +39,13 @@ def upgrade() -> None:
     with op.batch_alter_table("facts", schema=None) as batch_op:
         batch_op.create_index("ix_facts_predicate_norm", ["predicate_norm", "id"], unique=False)
         batch_op.create_index("ix_facts_object_norm", ["object_norm", "id"], unique=False)
-        batch_op.create_index("ix_facts_source", ["source"], unique=False)
+        batch_op.create_index(
+            "ix_facts_source",
+            ["source"],
+            unique=False,
+            postgresql_where=sa.text("source <> 'manual'"),
+            sqlite_where=sa.text("source <> 'manual'"),
+        )
 
 
 def downgrade() -> None:

@@ -132,5 +132,13 @@ class FactRow(Base):
         # (x, id): equality lookups come back in insertion order straight from the index.
         Index("ix_facts_predicate_norm", "predicate_norm", "id"),
         Index("ix_facts_object_norm", "object_norm", "id"),
-        Index("ix_facts_source", "source"),
     )
+
+
+# Only non-manual facts are deleted by source, so manual bulk loads skip this index.
+Index(
+    "ix_facts_source",
+    FactRow.source,
+    postgresql_where=FactRow.source != "manual",
+    sqlite_where=FactRow.source != "manual",
+)

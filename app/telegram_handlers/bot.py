@@ -22,7 +22,7 @@ from app.container import Container
 from app.domain.clock import Clock, SystemClock
 from app.logging_setup import quiet_sensitive_loggers
 from app.persistence.database import Database
-from app.telegram_handlers import admin, documents, listing, manage, propose, start, voting
+from app.telegram_handlers import admin, documents, facts, listing, manage, propose, start, voting
 from app.telegram_handlers.channel import TelegramPublisher
 from app.telegram_handlers.common import reply
 from app.telegram_handlers.context import BotContext, BotData, UserData
@@ -68,6 +68,7 @@ def register_handlers(application: BotApplication) -> None:
             voting.submission_conversation(),
             *documents.handlers(),
             *documents.button_handlers(),
+            *facts.handlers(),
             voting.vote_handler(),
             CallbackQueryHandler(listing.proposals_page, pattern=LIST),
             CallbackQueryHandler(listing.view_proposal_button, pattern=VIEW),

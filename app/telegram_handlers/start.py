@@ -7,6 +7,7 @@ from telegram import BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Upd
 from app.telegram_handlers.common import reply, user_of
 from app.telegram_handlers.context import BotContext
 from app.telegram_handlers.documents import HELP as DOCUMENT_COMMANDS
+from app.telegram_handlers.facts import HELP as FACT_COMMANDS
 from app.telegram_handlers.formatting import h
 from app.telegram_handlers.keyboards import deep_link
 
@@ -24,6 +25,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("extend_deadline", "Give a proposal more time: /extend_deadline <id> 2 days"),
     ("close_proposal", "Admins: close a proposal early"),
     *DOCUMENT_COMMANDS,
+    *FACT_COMMANDS,
     ("privacy", "What is stored and who can see it"),
     ("help", "This list"),
     ("cancel", "Leave the current step"),

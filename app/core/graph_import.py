@@ -1,0 +1,270 @@
+"""What valid input is (facts, limits, texts), and loading many facts fast.
+
+Every front door stores facts through ``clean_fact``, so the same limits and
+messages apply to /add_fact, `coordbot facts add` and `coordbot facts import`.
+
+A bulk load is a pipeline: a worker process parses, validates, normalises and
+sorts the next batch while the database writes the current one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import multiprocessing
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from itertools import islice
+from typing import Any
+
+from app.domain.errors import ValidationError
+from app.nlp.key_terms import normalize
+from app.persistence.database import Database
+from app.persistence.repositories.facts import FactRepository, LoadRow, NewFact
+
+MAX_ENTITY = 300
+MAX_PREDICATE = 100
+MAX_REPORTED_ERRORS = 5
+FORMAT_HINT = "Write the fact as: Subject | predicate | Object"
+
+
+def bounded(value: Any, *, name: str, default: int, maximum: int) -> int:
+    """An integer option: missing -> default, above the maximum -> the maximum (as the
+    original tools clamped), below 1 -> an error."""
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValidationError(f"'{name}' must be a whole number between 1 and {maximum}.")
+    if value < 1:
+        raise ValidationError(f"'{name}' must be at least 1 (at most {maximum}).")
+    return min(value, maximum)
+
+
+def clean_text(value: Any, *, name: str, limit: int, empty: str) -> str:
+    """A free-text input on one line: ``empty`` if blank, an error if over ``limit``."""
+    text = " ".join(str(value or "").split())
+    if not text:
+        raise ValidationError(empty)
+    if len(text) > limit:
+        raise ValidationError(f"The {name} is too long: at most {limit} characters.")
+    return text
+
+
+def _clean_part(value: str, name: str, limit: int) -> str:
+    text = " ".join(str(value).split())
+    if not text:
+        raise ValidationError(f"The {name} is empty. {FORMAT_HINT}")
+    if len(text) > limit:
+        raise ValidationError(
+            f"The {name} is too long: at most {limit} characters (got {len(text)})."
+        )
+    return text
+
+
+def parse_confidence(value: str | float | None) -> float:
+    if value is None or value == "":
+        return 1.0
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if not 0.0 <= number <= 1.0:  # also rejects NaN
+        raise ValidationError(
+            f"Confidence must be a number between 0 and 1, like 0.9 (got '{value}')."
+        )
+    return number
+
+
+def clean_fact(
+    subject: str,
+    predicate: str,
+    obj: str,
+    confidence: str | float | None = 1.0,
+    source: str = "manual",
+) -> NewFact:
+    """A fact ready to store: parts trimmed, lengths and confidence checked."""
+    return NewFact(
+        _clean_part(subject, "subject", MAX_ENTITY),
+        _clean_part(predicate, "predicate", MAX_PREDICATE),
+        _clean_part(obj, "object", MAX_ENTITY),
+        parse_confidence(confidence),
+        source,
+    )
+
+
+def parse_tsv_line(line: str, source: str = "manual") -> NewFact | None:
+    """``subject<TAB>predicate<TAB>object[<TAB>confidence]``; None for blank and # lines."""
+    stripped = line.rstrip("\r\n")
+    if not stripped.strip() or stripped.lstrip().startswith("#"):
+        return None
+    fields = stripped.split("\t")
+    if len(fields) not in (3, 4):
+        raise ValidationError(
+            f"expected 3 or 4 tab-separated fields (subject, predicate, object[, confidence]), "
+            f"got {len(fields)}"
+        )
+    return clean_fact(*fields, source=source)  # type: ignore[misc]
+
+
+@dataclass
+class ImportReport:
+    lines: int = 0  # read so far
+    committed: int = 0  # of those, the lines whose facts are written (for progress)
+    imported: int = 0  # facts written (a repeated triple counts once per batch)
+    skipped: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "lines": self.lines,
+            "imported": self.imported,
+            "skipped": self.skipped,
+            "errors": list(self.errors),
+        }
+
+
+@dataclass
+class Prepared:
+    rows: list[LoadRow]
+    skipped: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def _prepare(lines: list[str], first_line: int, source: str) -> Prepared:
+    """Lines as unique rows in index order. Pure, so it can run in another process.
+
+    Well-formed lines take an inlined path (a million lines make every call count);
+    anything unusual goes through ``parse_tsv_line`` for the real message.
+    """
+    out = Prepared(rows=[])
+    rows: dict[tuple[str, str, str], LoadRow] = {}
+    for number, line in enumerate(lines, first_line):
+        fields = line.rstrip("\r\n").split("\t")
+        try:
+            if len(fields) == 3:
+                confidence = 1.0
+            elif len(fields) == 4:
+                confidence = float(fields[3]) if fields[3].strip() else 1.0
+            else:
+                raise ValueError
+            s = " ".join(fields[0].split())
+            p = " ".join(fields[1].split())
+            o = " ".join(fields[2].split())
+            if not (
+                s and p and o and 0.0 <= confidence <= 1.0 and len(s) <= MAX_ENTITY
+                and len(p) <= MAX_PREDICATE and len(o) <= MAX_ENTITY
+            ):  # fmt: skip
+                raise ValueError
+        except ValueError:
+            try:
+                fact = parse_tsv_line(line, source)
+            except ValidationError as exc:
+                out.skipped += 1
+                if len(out.errors) < MAX_REPORTED_ERRORS:
+                    out.errors.append(f"line {number}: {exc.user_message}")
+                continue
+            if fact is None:
+                continue
+            s, p, o, confidence = fact.subject, fact.predicate, fact.object, fact.confidence
+        # Already single-spaced: normalize() is casefold() unless there are underscores.
+        key = (
+            normalize(s) if "_" in s else s.casefold(),
+            normalize(p) if "_" in p else p.casefold(),
+            normalize(o) if "_" in o else o.casefold(),
+        )
+        rows[key] = (s, p, o, *key, confidence, source)
+    out.rows = [rows[key] for key in sorted(rows)]
+    return out
+
+
+class _Preparer:
+    """Hands out the next batch, prepared off the event loop.
+
+    The first batch is prepared on a thread. Only when there is a second one does a
+    worker process start (spawned: about a second): preparing on a thread would hold
+    the GIL that sqlite3 and asyncpg need between rows, and the write of one batch
+    and the preparation of the next would take turns instead of overlapping.
+    """
+
+    def __init__(self, lines: Iterable[str], size: int, source: str, report: ImportReport):
+        self.lines = iter(lines)
+        self.size = size
+        self.source = source
+        self.report = report
+        self.exhausted = False
+        self.pool: ProcessPoolExecutor | None = None
+
+    async def next(self) -> list[LoadRow] | None:
+        if self.exhausted:
+            return None
+        chunk = list(islice(self.lines, self.size))
+        self.exhausted = len(chunk) < self.size
+        if not chunk:
+            return None
+        first = self.report.lines + 1
+        self.report.lines += len(chunk)
+        if self.report.lines == len(chunk):
+            prepared = await asyncio.to_thread(_prepare, chunk, first, self.source)
+        else:
+            if self.pool is None:
+                self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            prepared = await asyncio.get_running_loop().run_in_executor(
+                self.pool, _prepare, chunk, first, self.source
+            )
+        self.report.skipped += prepared.skipped
+        room = MAX_REPORTED_ERRORS - len(self.report.errors)
+        self.report.errors += prepared.errors[: max(room, 0)]
+        return prepared.rows
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+async def import_lines(
+    db: Database,
+    lines: Iterable[str],
+    now: datetime,
+    *,
+    source: str = "manual",
+    batch_size: int | None = None,
+    progress: Callable[[ImportReport], None] | None = None,
+) -> ImportReport:
+    """Load TSV lines batch by batch (each batch its own transaction); bad lines are
+    skipped and the first few reported, so one typo does not sink a million facts.
+    The next batch is prepared while the current one is written.
+
+    Default batches: 100,000 lines on SQLite (each commit rewrites every index page the
+    batch touched, so fewer, bigger commits win), 50,000 on PostgreSQL (the staging
+    table then stays within the default 8 MB of temp_buffers).
+    """
+    if batch_size is None:
+        batch_size = 50_000 if db.dialect == "postgresql" else 100_000
+    report = ImportReport()
+    preparer = _Preparer(lines, batch_size, source, report)
+    try:
+        batch = await preparer.next()
+        batch_end = report.lines
+        while batch is not None:
+            write = asyncio.ensure_future(_write(db, batch, now))
+            try:
+                upcoming = await preparer.next()
+            finally:
+                report.imported += await write  # never leave the write running on its own
+            report.committed = batch_end
+            batch_end = report.lines
+            if progress is not None:
+                progress(report)
+            batch = upcoming
+    finally:
+        preparer.close()
+    return report
+
+
+async def _write(db: Database, rows: list[LoadRow], now: datetime) -> int:
+    if not rows:
+        return 0
+    async with db.transaction() as session:
+        return await FactRepository(session).bulk_upsert(rows, now)

@@ -1,0 +1,345 @@
+"""Facts: one row per normalised (subject, predicate, object), looked up through indexes.
+
+Every lookup matches a normalised column exactly (``normalize`` from
+app.nlp.key_terms), so it is an index scan on both databases, and results come
+back in insertion order (``id``). Bulk loads bypass the ORM: COPY into a
+staging table on PostgreSQL, one executemany per batch on SQLite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, NamedTuple
+
+from sqlalchemy import bindparam, delete, func, literal_column, select, text, union_all
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.nlp.key_terms import normalize
+from app.persistence.database import UTCDateTime
+from app.persistence.models import FactRow
+from app.persistence.repositories.base import dialect_insert
+
+_COLUMNS = (
+    FactRow.id,
+    FactRow.subject,
+    FactRow.predicate,
+    FactRow.object,
+    FactRow.confidence,
+    FactRow.source,
+    FactRow.subject_norm,
+    FactRow.predicate_norm,
+    FactRow.object_norm,
+)
+MANUAL = "manual"
+BULK_CACHE_KIB = 256 * 1024
+_NOT_MANUAL = FactRow.source != literal_column("'manual'")
+_LOAD_COLUMNS = (
+    "subject", "predicate", "object", "subject_norm", "predicate_norm", "object_norm",
+    "confidence", "source",
+)  # fmt: skip
+# subject, predicate, object, their three normal forms, confidence, source
+LoadRow = tuple[str, str, str, str, str, str, float, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    id: int
+    subject: str
+    predicate: str
+    object: str
+    confidence: float
+    source: str
+    subject_norm: str
+    predicate_norm: str
+    object_norm: str
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.subject_norm, self.predicate_norm, self.object_norm)
+
+    def triple(self) -> dict[str, str]:
+        return {"subject": self.subject, "predicate": self.predicate, "object": self.object}
+
+
+class NewFact(NamedTuple):
+    """A fact to store, already validated (app.core.graph_import.clean_fact)."""
+
+    subject: str
+    predicate: str
+    object: str
+    confidence: float = 1.0
+    source: str = "manual"
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (normalize(self.subject), normalize(self.predicate), normalize(self.object))
+
+
+def _fact(row: Any) -> Fact:
+    return Fact(*row)
+
+
+def _last_wins(facts: Iterable[NewFact]) -> dict[tuple[str, str, str], NewFact]:
+    """One per normalised triple (the last one given), so one statement never hits a row twice."""
+    return {fact.key: fact for fact in facts}
+
+
+def _equal_oldest_first(column: Any, value: str) -> tuple[Any, tuple[Any, ...]]:
+    """``column = value`` ordered by id, written so the planner walks (column, id).
+
+    With ``= value ORDER BY id`` PostgreSQL may walk the primary key and filter, which
+    reads most of the table when the matching facts are not spread evenly over ids
+    (seen: 95,000 rows read for 10). A one-value range is the same filter, but the
+    column is no longer a constant to the planner, so only the (column, id) index
+    delivers ``ORDER BY column, id`` and the scan stops after LIMIT rows. SQLite plans
+    it the same way.
+    """
+    return (column >= value) & (column <= value), (column, FactRow.id)
+
+
+def _in_id_order(rows: Iterable[Any]) -> list[Fact]:
+    unique = {row[0]: row for row in rows}
+    return [_fact(unique[i]) for i in sorted(unique)]
+
+
+class FactRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    def _predicate_as_filter(self) -> Any:
+        """The predicate column for a query that also names a subject or an object.
+
+        Without statistics SQLite prefers (predicate_norm, id), which spares it the sort
+        but reads every fact with that predicate; a unary + keeps it on the subject or
+        object index. PostgreSQL plans this well from its statistics.
+        """
+        if self.session.get_bind().dialect.name == "sqlite":
+            return literal_column("+facts.predicate_norm")
+        return FactRow.predicate_norm
+
+    # -- reads ---------------------------------------------------------------------------
+
+    async def get(self, fact_id: int) -> Fact | None:
+        row = (await self.session.execute(select(*_COLUMNS).where(FactRow.id == fact_id))).first()
+        return _fact(row) if row else None
+
+    async def get_by_key(self, key: tuple[str, str, str]) -> Fact | None:
+        s, p, o = key
+        stmt = select(*_COLUMNS).where(
+            FactRow.subject_norm == s, FactRow.predicate_norm == p, FactRow.object_norm == o
+        )
+        row = (await self.session.execute(stmt)).first()
+        return _fact(row) if row else None
+
+    async def find(
+        self,
+        *,
+        subject: str | None = None,
+        predicate: str | None = None,
+        obj: str | None = None,
+        limit: int = 10,
+    ) -> list[Fact]:
+        """Facts matching every normalised part given, oldest first."""
+        stmt = select(*_COLUMNS)
+        if subject is not None:
+            stmt = stmt.where(FactRow.subject_norm == subject)
+        alone = subject is None and obj is None
+        order: tuple[Any, ...] = (FactRow.id,)  # a subject's facts are few: sorted after
+        if obj is not None:
+            if subject is None:
+                condition, order = _equal_oldest_first(FactRow.object_norm, obj)
+                stmt = stmt.where(condition)
+            else:
+                stmt = stmt.where(FactRow.object_norm == obj)
+        if predicate is not None:
+            if alone:
+                condition, order = _equal_oldest_first(FactRow.predicate_norm, predicate)
+                stmt = stmt.where(condition)
+            else:
+                stmt = stmt.where(self._predicate_as_filter() == predicate)
+        rows = await self.session.execute(stmt.order_by(*order).limit(limit))
+        return [_fact(r) for r in rows]
+
+    async def search(
+        self,
+        *,
+        subjects: Sequence[str] = (),
+        objects: Sequence[str] = (),
+        predicates: Sequence[str] = (),
+        per_term: int = 100,
+    ) -> list[Fact]:
+        """The first ``per_term`` facts per term and role: one round trip, no duplicates."""
+        lookups = [(FactRow.subject_norm == t, (FactRow.id,)) for t in dict.fromkeys(subjects)]
+        lookups += [_equal_oldest_first(FactRow.object_norm, t) for t in dict.fromkeys(objects)]
+        lookups += [
+            _equal_oldest_first(FactRow.predicate_norm, t) for t in dict.fromkeys(predicates)
+        ]
+        parts = [
+            select(*_COLUMNS).where(condition).order_by(*order).limit(per_term)
+            for condition, order in lookups
+        ]
+        return await self._union(parts)
+
+    async def _union(self, parts: Sequence[Any]) -> list[Fact]:  # Selects of _COLUMNS
+        if not parts:
+            return []
+        if len(parts) == 1:
+            return _in_id_order(await self.session.execute(parts[0]))
+        # SQLite wants LIMIT outside a compound member, hence one subquery level each.
+        wrapped = [select(part.subquery()) for part in parts]
+        return _in_id_order(await self.session.execute(union_all(*wrapped)))
+
+    async def existing_entities(self, norms: Sequence[str]) -> set[str]:
+        """Which of these normalised names occur as a subject or an object."""
+        norms = list(dict.fromkeys(n for n in norms if n))
+        if not norms:
+            return set()
+        values = ", ".join(f"(:v{i})" for i in range(len(norms)))
+        stmt = text(
+            f"WITH c(v) AS (VALUES {values}) SELECT v FROM c "
+            "WHERE EXISTS (SELECT 1 FROM facts WHERE subject_norm = c.v) "
+            "OR EXISTS (SELECT 1 FROM facts WHERE object_norm = c.v)"
+        )
+        rows = await self.session.execute(stmt, {f"v{i}": n for i, n in enumerate(norms)})
+        return {r[0] for r in rows}
+
+    async def predicate_vocabulary(self, limit: int = 5000) -> list[str]:
+        """Distinct normalised predicates, by a loose index scan: one index probe per
+        predicate instead of reading every row (neither database skips on its own)."""
+        stmt = text(
+            "WITH RECURSIVE p(v, n) AS ("
+            " SELECT MIN(predicate_norm), 1 FROM facts"
+            " UNION ALL"
+            " SELECT (SELECT MIN(f.predicate_norm) FROM facts f WHERE f.predicate_norm > p.v),"
+            " p.n + 1 FROM p WHERE p.v IS NOT NULL AND p.n < :limit"
+            ") SELECT v FROM p WHERE v IS NOT NULL"
+        )
+        return [r[0] for r in await self.session.execute(stmt, {"limit": limit})]
+
+    async def hop(
+        self, entities: Sequence[str], predicates: Sequence[str], limit: int = 1000
+    ) -> list[Fact]:
+        """Facts with one of ``predicates`` that touch one of ``entities`` at either end."""
+        if not entities or not predicates:
+            return []
+        ents, preds = list(entities), list(predicates)
+        parts = [
+            select(*_COLUMNS)
+            .where(end.in_(ents), self._predicate_as_filter().in_(preds))
+            .order_by(FactRow.id)
+            .limit(limit)
+            for end in (FactRow.subject_norm, FactRow.object_norm)
+        ]
+        return await self._union(parts)
+
+    async def neighbours(self, entities: Sequence[str], limit: int = 200) -> list[Fact]:
+        """Facts with one of ``entities`` as subject or object."""
+        if not entities:
+            return []
+        ents = list(entities)
+        parts = [
+            select(*_COLUMNS).where(end.in_(ents)).order_by(FactRow.id).limit(limit)
+            for end in (FactRow.subject_norm, FactRow.object_norm)
+        ]
+        return (await self._union(parts))[:limit]
+
+    async def count(self, source: str | None = None) -> int:
+        stmt = select(func.count()).select_from(FactRow)
+        if source is not None:
+            stmt = stmt.where(FactRow.source == source)
+        return int(await self.session.scalar(stmt) or 0)
+
+    # -- writes --------------------------------------------------------------------------
+
+    async def upsert_many(self, facts: Iterable[NewFact], now: datetime) -> None:
+        """Store facts; a triple already present gets the new confidence and source."""
+        values = [
+            {
+                "subject": f.subject, "predicate": f.predicate, "object": f.object,
+                "subject_norm": key[0], "predicate_norm": key[1], "object_norm": key[2],
+                "confidence": f.confidence, "source": f.source, "created_at": now,
+            }
+            for key, f in _last_wins(facts).items()
+        ]  # fmt: skip
+        if not values:
+            return
+        stmt = dialect_insert(self.session, FactRow)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[FactRow.subject_norm, FactRow.predicate_norm, FactRow.object_norm],
+            set_={"confidence": stmt.excluded.confidence, "source": stmt.excluded.source},
+        )
+        await self.session.execute(stmt, values)
+
+    async def delete(self, fact_id: int) -> bool:
+        result = await self.session.execute(delete(FactRow).where(FactRow.id == fact_id))
+        return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    async def delete_by_source(self, source: str) -> int:
+        """Remove everything one origin contributed ("proposal:12", "document:<uuid>")."""
+        return await self.delete_by_sources([source])
+
+    async def delete_by_sources(self, sources: Sequence[str]) -> int:
+        if MANUAL in sources:
+            raise ValueError("manual facts are deleted one by one, not by source")
+        if not sources:
+            return 0
+        # The literal term lets both databases use the partial index ix_facts_source.
+        stmt = delete(FactRow).where(FactRow.source.in_(list(sources)), _NOT_MANUAL)
+        result = await self.session.execute(stmt)
+        return int(result.rowcount)  # type: ignore[attr-defined]
+
+    async def bulk_upsert(self, rows: Sequence[LoadRow], now: datetime) -> int:
+        """The fast path for large loads; same effect as ``upsert_many``. ``rows`` are
+        unique by normal form and best sorted by it (app.core.graph_import prepares
+        them off the event loop). Returns how many rows were written."""
+        if not rows:
+            return 0
+        if self.session.get_bind().dialect.name == "postgresql":
+            await self._copy_upsert(rows, now)
+        else:
+            await self._executemany_upsert(rows, now)
+        return len(rows)
+
+    async def _executemany_upsert(self, rows: Sequence[LoadRow], now: datetime) -> None:
+        stamp = now.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")  # as UTCDateTime stores it
+        sql = (
+            f"INSERT INTO facts ({', '.join(_LOAD_COLUMNS)}, created_at) "
+            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, '{stamp}') "
+            "ON CONFLICT (subject_norm, predicate_norm, object_norm) DO UPDATE SET "
+            "confidence = excluded.confidence, source = excluded.source"
+        )
+        connection = await self.session.connection()
+        # The default 2 MB page cache thrashes on random index inserts; a bulk load is
+        # an operator's job (CLI), so that connection may keep a bigger one.
+        if int(await connection.scalar(text("PRAGMA cache_size")) or 0) > -BULK_CACHE_KIB:
+            await connection.exec_driver_sql(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
+        await connection.exec_driver_sql(sql, list(rows))  # a list of tuples: one executemany
+
+    async def _copy_upsert(self, rows: Sequence[LoadRow], now: datetime) -> None:
+        await self.session.execute(  # also opens the transaction the COPY joins
+            text(
+                "CREATE TEMP TABLE IF NOT EXISTS facts_load (subject text, predicate text, "
+                "object text, subject_norm text, predicate_norm text, object_norm text, "
+                "confidence float8, source text) ON COMMIT DROP"
+            )
+        )
+        connection = await self.session.connection()
+        raw = await connection.get_raw_connection()
+        driver: Any = raw.driver_connection  # asyncpg: COPY is ~10x faster than INSERTs
+        await driver.copy_records_to_table("facts_load", records=rows, columns=list(_LOAD_COLUMNS))
+        columns = ", ".join(_LOAD_COLUMNS)
+        await self.session.execute(
+            text(
+                f"INSERT INTO facts ({columns}, created_at) SELECT {columns}, :now "
+                "FROM facts_load "
+                "ON CONFLICT (subject_norm, predicate_norm, object_norm) DO UPDATE SET "
+                "confidence = EXCLUDED.confidence, source = EXCLUDED.source"
+            ).bindparams(bindparam("now", type_=UTCDateTime)),
+            {"now": now},
+        )
+
+    async def analyze(self) -> None:
+        """Refresh the planner's statistics (after a bulk load changed the table a lot)."""
+        await self.session.execute(text("ANALYZE facts"))
