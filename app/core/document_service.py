@@ -89,6 +89,15 @@ def validate_import(title: str, content: str, chunk_size: int, chunk_overlap: in
         raise ValidationError("chunk_overlap must be 0 or greater and less than chunk_size")
 
 
+def _chunk_rows(document_id: str, pieces: list[str]) -> list[ChunkRow]:
+    """New, not yet indexed chunk rows, in document order."""
+    return [
+        ChunkRow(id=str(uuid.uuid4()), document_id=document_id, chunk_index=i, content=piece,
+                 indexed=False)
+        for i, piece in enumerate(pieces)
+    ]  # fmt: skip
+
+
 def _uuid(value: str | None, field: str) -> str | None:
     if value is None:
         return None
@@ -166,16 +175,7 @@ class DocumentService:
                     created_at=now,
                     updated_at=now,
                 ),
-                [
-                    ChunkRow(
-                        id=str(uuid.uuid4()),
-                        document_id=doc_id,
-                        chunk_index=i,
-                        content=piece,
-                        indexed=False,
-                    )
-                    for i, piece in enumerate(pieces)
-                ],
+                _chunk_rows(doc_id, pieces),
             )
         logger.info("document %s imported (%d chunks)", doc_id, len(pieces))
         await self.index.chunks_changed()
@@ -356,19 +356,7 @@ class DocumentService:
                 old_chunks = await repo.chunk_ids(doc_id)
                 row.content = content
                 row.content_hash = digest
-                await repo.replace_chunks(
-                    doc_id,
-                    [
-                        ChunkRow(
-                            id=str(uuid.uuid4()),
-                            document_id=doc_id,
-                            chunk_index=i,
-                            content=p,
-                            indexed=False,
-                        )
-                        for i, p in enumerate(pieces)
-                    ],
-                )
+                await repo.replace_chunks(doc_id, _chunk_rows(doc_id, pieces))
             else:  # a new title changes every chunk's metadata
                 await repo.mark_document_unindexed(doc_id)
             row.updated_at = now

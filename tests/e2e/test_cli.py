@@ -40,15 +40,6 @@ FIXTURE = {
 }
 
 
-@pytest.fixture
-def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("DATABASE_URL", raising=False)
-    monkeypatch.delenv("TELEGRAM_BOT_TOKEN", raising=False)
-    return tmp_path
-
-
 def _rows(path: Path, sql: str) -> list[tuple[object, ...]]:
     engine = create_engine(f"sqlite:///{path / 'data' / 'coordbot.sqlite3'}")
     with engine.connect() as conn:

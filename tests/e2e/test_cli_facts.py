@@ -9,19 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-
-
-@pytest.fixture
-def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("DATABASE_URL", raising=False)
-    monkeypatch.delenv("CHROMA_HOST", raising=False)
-    return tmp_path
-
-
-def _json(capsys: pytest.CaptureFixture[str]) -> list[dict]:  # type: ignore[type-arg]
-    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+from tests.e2e.conftest import json_lines
 
 
 def test_add_find_and_ask(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -29,13 +17,13 @@ def test_add_find_and_ask(env: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert capsys.readouterr().out == "stored: Einstein invented relativity (confidence 1)\n"
     assert main(["facts", "add", "einstein", "is", "scientist", "--confidence", "0.8",
                  "--json"]) == 0  # fmt: skip
-    assert _json(capsys) == [
+    assert json_lines(capsys) == [
         {"subject": "einstein", "predicate": "is", "object": "scientist", "confidence": 0.8,
          "source": "manual", "created": True}
     ]  # fmt: skip
 
     assert main(["facts", "find", "--subject", "EINSTEIN", "--limit", "1", "--json"]) == 0
-    assert _json(capsys) == [
+    assert json_lines(capsys) == [
         {
             "facts": [{"subject": "Einstein", "predicate": "invented", "object": "relativity",
                        "confidence": 1.0}],
@@ -49,7 +37,7 @@ def test_add_find_and_ask(env: Path, capsys: pytest.CaptureFixture[str]) -> None
 
     assert main(["facts", "ask", "What did Einstein invent?", "--context", "physics",
                  "--max-results", "1", "--json"]) == 0  # fmt: skip
-    assert _json(capsys) == [
+    assert json_lines(capsys) == [
         {
             "question": "What did Einstein invent?",
             "context": "physics",
@@ -63,7 +51,7 @@ def test_add_find_and_ask(env: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert capsys.readouterr().out.startswith("No relevant information found for your question\n")
 
     assert main(["facts", "explore", "relativity", "--json"]) == 0
-    [explored] = _json(capsys)
+    [explored] = json_lines(capsys)
     assert explored["count"] == 2 and explored["max_depth"] == 2
 
 
@@ -102,7 +90,7 @@ def test_import_tsv(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
     }
     assert "importing facts" not in out.err  # no progress bar when stderr is not a terminal
     assert main(["facts", "find", "--object", "edison", "--limit", "200", "--json"]) == 0
-    [found] = _json(capsys)
+    [found] = json_lines(capsys)
     assert found["count"] == 100 and found["limit"] == 100
     assert found["facts"][1]["confidence"] == 1.0  # the later line won
 
@@ -129,10 +117,10 @@ def test_seed_loads_fixture_facts_and_proposal_facts(
         assert main(["seed", str(fixture)]) == 0
     capsys.readouterr()
     assert main(["facts", "ask", "who proposed the pizza party?", "--json"]) == 0
-    [asked] = _json(capsys)
+    [asked] = json_lines(capsys)
     assert asked["answer"] == "Based on the knowledge graph:\n\nalice proposed Pizza party"
     assert main(["facts", "find", "--subject", "pizza party", "--predicate", "has outcome",
                  "--json"]) == 0  # fmt: skip
-    assert [f["object"] for f in _json(capsys)[0]["facts"]] == ["Yes"]
+    assert [f["object"] for f in json_lines(capsys)[0]["facts"]] == ["Yes"]
     assert main(["facts", "find", "--subject", "einstein", "--json"]) == 0
-    assert _json(capsys)[0]["facts"][0]["confidence"] == 0.9
+    assert json_lines(capsys)[0]["facts"][0]["confidence"] == 0.9

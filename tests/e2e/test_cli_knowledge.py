@@ -9,19 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-
-
-@pytest.fixture
-def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("DATABASE_URL", raising=False)
-    monkeypatch.delenv("CHROMA_HOST", raising=False)
-    return tmp_path
-
-
-def _lines(capsys: pytest.CaptureFixture[str]) -> list[dict]:  # type: ignore[type-arg]
-    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+from tests.e2e.conftest import json_lines
 
 
 def test_import_query_reindex(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -30,7 +18,7 @@ def test_import_query_reindex(env: Path, capsys: pytest.CaptureFixture[str]) -> 
     pets = env / "pets.txt"
     pets.write_text("Dogs must be kept on a lead in the garden and the hallways.")
     assert main(["import", str(parking), str(pets), "--category", "policy", "--json"]) == 0
-    imported = _lines(capsys)
+    imported = json_lines(capsys)
     assert [set(d) for d in imported] == [
         {"document_id", "title", "chunks_created", "created_at"}
     ] * 2
@@ -38,7 +26,7 @@ def test_import_query_reindex(env: Path, capsys: pytest.CaptureFixture[str]) -> 
     uuid.UUID(imported[0]["document_id"])
 
     assert main(["query", "where can I park?", "--top-k", "1", "--json"]) == 0
-    [found] = _lines(capsys)
+    [found] = json_lines(capsys)
     assert found["total"] == 1
     hit = found["results"][0]
     assert set(hit) == {"chunk_id", "content", "similarity", "document"}
@@ -46,9 +34,9 @@ def test_import_query_reindex(env: Path, capsys: pytest.CaptureFixture[str]) -> 
                                "category": "policy"}  # fmt: skip
 
     assert main(["query", "dogs", "--category", "none-such", "--json"]) == 0
-    assert _lines(capsys) == [{"results": [], "total": 0}]
+    assert json_lines(capsys) == [{"results": [], "total": 0}]
     assert main(["reindex", "--json"]) == 0
-    assert _lines(capsys) == [{"proposals_indexed": 0, "chunks_indexed": 2}]
+    assert json_lines(capsys) == [{"proposals_indexed": 0, "chunks_indexed": 2}]
 
 
 def test_validation_errors_exit_2_with_json(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
