@@ -183,6 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
     from app import cli_facts
 
     cli_facts.register(sub)
+    from app import cli_ask
+
+    cli_ask.register(sub)
     return parser
 
 

@@ -30,6 +30,13 @@ class Settings(BaseSettings):
     chroma_port: int = 8000
     embedding_model_path: Path | None = None
     sweep_interval_seconds: float = Field(default=60.0, gt=0, le=60)
+    # /ask: any OpenAI-compatible server; without a key the offline backend answers.
+    openai_api_key: str | None = None
+    openai_base_url: str | None = None
+    openai_model: str = "gpt-4o-mini"
+    openai_answer_model: str | None = None  # defaults to openai_model
+    llm_timeout_seconds: float = Field(default=20.0, gt=0, le=120)
+    llm_max_retries: int = Field(default=1, ge=0, le=5)
 
     @field_validator("admin_telegram_ids", mode="before")
     @classmethod

@@ -11,6 +11,7 @@ from chromadb.config import Settings as ChromaSettings
 
 from app.config import Settings
 from app.core.closing_service import ClosingService
+from app.core.context_service import ContextService
 from app.core.document_service import DocumentService
 from app.core.graph_service import GraphService
 from app.core.index_service import IndexService
@@ -33,6 +34,7 @@ from app.domain.models import OutboxMessage, Proposal
 from app.persistence.database import Database
 from app.persistence.migrations import upgrade_head_async
 from app.services.embeddings import Embedder, OnnxMiniLMEmbedder
+from app.services.llm import LLMService
 from app.services.vector_db_service import VectorDBService
 
 logger = logging.getLogger(__name__)
@@ -80,6 +82,7 @@ class Container:
         sender: MessageSender | None = None,
         database: Database | None = None,
         embedder: Embedder | None = None,
+        llm: LLMService | None = None,
     ) -> None:
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
@@ -118,6 +121,16 @@ class Container:
             reminder_before=settings.reminder_before,
         )
         self.outbox = OutboxService(self.db, self.clock, sender or OfflineSender())
+        self.llm = llm or LLMService()
+        self.context = ContextService(
+            self.db,
+            self.clock,
+            self.vectors,
+            self.documents,
+            self.graph,
+            self.llm,
+            settings.timezone,
+        )
 
     async def migrate(self) -> None:
         await upgrade_head_async(self.db.url)
@@ -126,5 +139,6 @@ class Container:
         logger.info("services started (database: %s)", self.db.dialect)
 
     async def stop(self) -> None:
+        await self.llm.aclose()
         await self.vectors.close()
         await self.db.dispose()

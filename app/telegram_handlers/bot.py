@@ -22,7 +22,17 @@ from app.container import Container
 from app.domain.clock import Clock, SystemClock
 from app.logging_setup import quiet_sensitive_loggers
 from app.persistence.database import Database
-from app.telegram_handlers import admin, documents, facts, listing, manage, propose, start, voting
+from app.telegram_handlers import (
+    admin,
+    ask,
+    documents,
+    facts,
+    listing,
+    manage,
+    propose,
+    start,
+    voting,
+)
 from app.telegram_handlers.channel import TelegramPublisher
 from app.telegram_handlers.common import reply
 from app.telegram_handlers.context import BotContext, BotData, UserData
@@ -76,7 +86,7 @@ def register_handlers(application: BotApplication) -> None:
             CallbackQueryHandler(listing.my_votes_page, pattern=MY_VOTES),
             manage.cancel_button_handler(),
             *admin.button_handlers(),
-            CommandHandler("help", start.help_command, filters=private),
+            *ask.handlers(),
             CommandHandler("privacy", start.privacy, filters=private),
             CommandHandler("proposals", listing.proposals_command, filters=private),
             CommandHandler("view_proposal", listing.view_proposal, filters=private),

@@ -26,8 +26,9 @@ COMMANDS: list[tuple[str, str]] = [
     ("close_proposal", "Admins: close a proposal early"),
     *DOCUMENT_COMMANDS,
     *FACT_COMMANDS,
+    ("ask", "Ask a question in plain words: /ask what closes this week?"),
     ("privacy", "What is stored and who can see it"),
-    ("help", "This list"),
+    ("help", "This list, or /help <question> about using the bot"),
     ("cancel", "Leave the current step"),
 ]
 

@@ -15,6 +15,7 @@ from telegram.ext import (
     filters,
 )
 
+from app.core.context_service import HOW_TO_ASK
 from app.core.validation import MAX_SUBMISSION
 from app.domain.errors import CoordBotError, ValidationError
 from app.telegram_handlers.common import parse_proposal_id, reply, user_of
@@ -64,6 +65,9 @@ async def submit_command(update: Update, context: BotContext) -> int:
 
 async def start_deep_link(update: Update, context: BotContext) -> int:
     payload = (context.args or [""])[0]
+    if payload == "ask":  # from the button under /ask in a group
+        await reply(update, h(HOW_TO_ASK))
+        return ConversationHandler.END
     if not payload.startswith("submit_"):
         await start(update, context)
         return ConversationHandler.END

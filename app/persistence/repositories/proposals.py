@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Select, Table, bindparam, func, select, update
+from sqlalchemy import Select, Table, bindparam, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
@@ -51,6 +51,38 @@ def _with_proposer() -> Select[Any]:  # SQLAlchemy 2.1 types rows as tuples
     return select(ProposalRow, _Proposer).join(  # type: ignore[return-value]
         _Proposer, _Proposer.telegram_id == ProposalRow.proposer_id
     )
+
+
+def _criteria(
+    stmt: Select[Any],
+    status: ProposalStatus | None,
+    proposal_type: ProposalType | None,
+    date_range: tuple[datetime | None, datetime | None] | None,
+    creation_date_range: tuple[datetime | None, datetime | None] | None,
+    proposer_id: int | None,
+    ids: Sequence[int] | None,
+) -> Select[Any]:
+    """The WHERE clauses /ask's filters become; ranges are half-open [start, end)."""
+    if status is not None:
+        stmt = stmt.where(ProposalRow.status == status.value)
+    if proposal_type is not None:
+        stmt = stmt.where(ProposalRow.proposal_type == proposal_type.value)
+    if proposer_id is not None:
+        stmt = stmt.where(ProposalRow.proposer_id == proposer_id)
+    if ids is not None:
+        stmt = stmt.where(ProposalRow.id.in_(list(ids)))
+    for column, bounds in (
+        (ProposalRow.deadline_at, date_range),
+        (ProposalRow.created_at, creation_date_range),
+    ):
+        if bounds is None:
+            continue
+        start, end = bounds
+        if start is not None:
+            stmt = stmt.where(column >= start)
+        if end is not None:
+            stmt = stmt.where(column < end)
+    return stmt
 
 
 class ProposalRepository:
@@ -142,29 +174,67 @@ class ProposalRepository:
         creation_date_range: tuple[datetime | None, datetime | None] | None = None,
         proposer_id: int | None = None,
         ids: Sequence[int] | None = None,
+        soonest_deadline_first: bool = False,
+        limit: int | None = None,
     ) -> list[Proposal]:
-        """Proposals matching every criterion given; ranges are half-open [start, end)."""
-        stmt = _with_proposer()
-        if status is not None:
-            stmt = stmt.where(ProposalRow.status == status.value)
-        if proposal_type is not None:
-            stmt = stmt.where(ProposalRow.proposal_type == proposal_type.value)
-        if proposer_id is not None:
-            stmt = stmt.where(ProposalRow.proposer_id == proposer_id)
-        if ids is not None:
-            stmt = stmt.where(ProposalRow.id.in_(list(ids)))
-        for column, bounds in (
-            (ProposalRow.deadline_at, date_range),
-            (ProposalRow.created_at, creation_date_range),
-        ):
-            if bounds is None:
-                continue
-            start, end = bounds
-            if start is not None:
-                stmt = stmt.where(column >= start)
-            if end is not None:
-                stmt = stmt.where(column < end)
-        rows = (await self.session.execute(stmt.order_by(ProposalRow.created_at.desc()))).all()
+        """Proposals matching every criterion given; ranges are half-open [start, end).
+
+        Newest first, or soonest deadline first (what "open" questions want)."""
+        stmt = _criteria(
+            _with_proposer(), status, proposal_type, date_range, creation_date_range,
+            proposer_id, ids,
+        )  # fmt: skip
+        order = (
+            (ProposalRow.deadline_at, ProposalRow.id)
+            if soonest_deadline_first
+            else (ProposalRow.created_at.desc(), ProposalRow.id.desc())
+        )
+        stmt = stmt.order_by(*order)
+        if limit is not None:
+            stmt = stmt.limit(limit)
+        rows = (await self.session.execute(stmt)).all()
+        return [to_proposal(r[0], r[1]) for r in rows]
+
+    async def count_proposals_by_dynamic_criteria(
+        self,
+        *,
+        status: ProposalStatus | None = None,
+        proposal_type: ProposalType | None = None,
+        date_range: tuple[datetime | None, datetime | None] | None = None,
+        creation_date_range: tuple[datetime | None, datetime | None] | None = None,
+        proposer_id: int | None = None,
+    ) -> int:
+        stmt = _criteria(
+            select(func.count()).select_from(ProposalRow), status, proposal_type, date_range,
+            creation_date_range, proposer_id, None,
+        )  # fmt: skip
+        return int(await self.session.scalar(stmt) or 0)
+
+    async def search_text(
+        self,
+        patterns: Sequence[str],
+        *,
+        status: ProposalStatus | None = None,
+        proposal_type: ProposalType | None = None,
+        date_range: tuple[datetime | None, datetime | None] | None = None,
+        creation_date_range: tuple[datetime | None, datetime | None] | None = None,
+        proposer_id: int | None = None,
+        limit: int = 200,
+    ) -> list[Proposal]:
+        """Proposals whose title or description contains any of ``patterns``
+        (case-insensitive substrings), within the criteria; the caller scores them."""
+        if not patterns:
+            return []
+        hits = []
+        for pattern in patterns:
+            like = "%" + pattern.replace("\\", "").replace("%", "").replace("_", "") + "%"
+            hits += [ProposalRow.title.ilike(like), ProposalRow.description.ilike(like)]
+        stmt = _criteria(
+            _with_proposer(), status, proposal_type, date_range, creation_date_range,
+            proposer_id, None,
+        ).where(or_(*hits))  # fmt: skip
+        stmt = stmt.order_by(ProposalRow.created_at.desc()).limit(limit)
+        rows = (await self.session.execute(stmt)).all()
         return [to_proposal(r[0], r[1]) for r in rows]
 
     async def open_proposals(self) -> list[Proposal]:

@@ -80,3 +80,20 @@ class UserRepository:
             select(UserRow).where(func.lower(UserRow.username) == name).limit(1)
         )
         return to_user(row) if row else None
+
+    async def find_by_name(self, name: str) -> list[User]:
+        """People a question may mean by ``name``: the username, else the first name
+        (case-insensitive). Several people can share a first name."""
+        wanted = name.lstrip("@").lower()
+        rows = (
+            await self.session.scalars(
+                select(UserRow).where(func.lower(UserRow.username) == wanted).limit(5)
+            )
+        ).all()
+        if not rows:
+            rows = (
+                await self.session.scalars(
+                    select(UserRow).where(func.lower(UserRow.first_name) == wanted).limit(5)
+                )
+            ).all()
+        return [to_user(r) for r in rows]

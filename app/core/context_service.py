@@ -1,0 +1,388 @@
+"""/ask: read the question, retrieve from proposals, documents and facts, answer.
+
+``handle_intelligent_ask`` is the one entry point every front door uses (the bot's
+/ask, `coordbot ask`), so they give the same answer to the same question.
+
+1. The LLM service reads intent, keywords and filters (a model, or the rules).
+2. Dates become a [start, end) range in BOT_TIMEZONE; a proposer name becomes an id.
+3. One embedding of the question (its keywords, for proposal questions) serves
+   every collection searched.
+4. Proposals: SQL filters plus words and meaning (ProposalSearch). Documents: the
+   closest passages of global and proposal documents. Facts: the graph's
+   ask_question, hop by hop when the question is a chain.
+5. The answer: the direct answer, what was found, how, and where to look next.
+
+The retrieval context holds public proposal data, document passages and facts:
+never votes, voters, or the text of ideas.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import replace
+from zoneinfo import ZoneInfo
+
+import numpy as np
+
+from app.core import ask_answers as say
+from app.core.ask_models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
+from app.core.command_reference import HelpIndex
+from app.core.document_service import DocumentService
+from app.core.graph_results import AskResult
+from app.core.graph_service import GraphService
+from app.core.proposal_search import ProposalSearch, keyword_terms
+from app.domain.clock import Clock
+from app.domain.errors import NotFoundError, ValidationError
+from app.domain.models import Proposal
+from app.nlp.ask_analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS, AskAnalysis
+from app.nlp.dates import parse_date_range
+from app.persistence.database import Database
+from app.persistence.repositories.proposals import ProposalRepository
+from app.persistence.repositories.users import UserRepository
+from app.services.llm import AnswerContext, LLMService
+from app.services.vector_db_service import CHUNKS, VectorDBService
+
+MAX_QUESTION = 500
+DOC_TOP_K = 5
+DOC_FLOOR = 0.25  # below this a passage is not about the question
+DOC_MARGIN = 0.15  # keep passages near the best one
+RELATED_DOC = 0.45  # a document worth mentioning under a proposal or fact answer
+FACTS_SHOWN = 8
+FACT_STRONG = 0.5  # a fact that names the question's entity and relation
+DOC_STRONG = 0.45  # a passage clearly about the question
+SELF = {"me", "i", "my", "myself", "mine"}
+
+HOW_TO_ASK = (
+    "Ask me anything about this community's proposals, documents and facts, "
+    "in plain words. For example:\n"
+    "• /ask which open proposals about funding were created this month?\n"
+    "• /ask what closes this week?\n"
+    "• /ask who proposed the pizza party?\n"
+    "• /ask how does parking work?\n"
+    "• /ask #12 what are the options?  (about one proposal)\n"
+    f"Questions can be up to {MAX_QUESTION} characters."
+)
+
+
+def check_question(question: str | None) -> str:
+    text = " ".join((question or "").split())
+    if not text:
+        raise ValidationError(HOW_TO_ASK)
+    if len(text) > MAX_QUESTION:
+        raise ValidationError(
+            f"That question is {len(text)} characters long; I can take up to {MAX_QUESTION}. "
+            "Please shorten it, or split it into two questions."
+        )
+    return text
+
+
+class ContextService:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        vectors: VectorDBService,
+        documents: DocumentService,
+        graph: GraphService,
+        llm: LLMService,
+        timezone: ZoneInfo,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.vectors = vectors
+        self.documents = documents
+        self.graph = graph
+        self.llm = llm
+        self.tz = timezone
+        self.search = ProposalSearch(db, vectors)
+        self.help = HelpIndex(vectors.embed)
+
+    async def handle_intelligent_ask(
+        self, question: str | None, *, user_id: int | None = None
+    ) -> AskResponse:
+        """Answer a question; "#12 ..." (or "12 ..." when proposal 12 exists) asks about
+        one proposal and its documents."""
+        text = check_question(question)
+        if (target := _TARGET.match(text)) is not None:
+            proposal_id, rest = int(target.group(2)), target.group(3).strip()
+            async with self.db.transaction() as session:
+                proposal = await ProposalRepository(session).get_proposal_by_id(proposal_id)
+            if proposal is not None:
+                return await self.answer_about_proposal(proposal, rest, text)
+            if target.group(1):
+                raise NotFoundError(
+                    f"There is no proposal #{proposal_id}. Send /proposals to see them all."
+                )
+        analysis = await self.llm.analyze_ask_query(text)
+        if analysis.intent == INTENT_PROPOSALS:
+            return await self._proposals(text, analysis, user_id)
+        return await self._knowledge(text, analysis, await self._embed(text))
+
+    async def answer_about_proposal(
+        self, proposal: Proposal, question: str, asked: str
+    ) -> AskResponse:
+        """What one proposal and its documents say, about the question if there is one."""
+        query = question or proposal.title
+        embedding = await self._embed(query)
+        hits = await self._passages(query, embedding, proposal_id=proposal.id)
+        details = [proposal.description, *[h.content for h in hits]]
+        picked = say.best_sentences(question, details) if question else [proposal.description]
+        lead = f"#{proposal.id} “{proposal.title}”: " + " ".join(picked)
+        context = AnswerContext(
+            question=asked,
+            lead=lead,
+            evidence=[say.proposal_evidence(proposal, self.tz)]
+            + [f"From “{h.title}”: {' '.join(h.content.split())}" for h in hits],
+            cited_ids=frozenset({proposal.id}),
+            cited_documents=frozenset(h.title for h in hits),
+            kind="proposal",
+        )
+        sections = [await self.llm.write_lead(context), say.proposal_line(proposal, self.tz)]
+        if proposal.options:
+            sections[-1] += "\nOptions: " + ", ".join(proposal.options)
+        if hits:
+            sections.append(say.sources(hits))
+        read = f"How I found this: I read proposal #{proposal.id}"
+        sections.append(
+            read + (f" and searched its documents ({say.plural(len(hits), 'passage')} matched)."
+                    if hits else "; it has no documents that match.")
+        )  # fmt: skip
+        sections.append(say.proposal_hints([proposal]))
+        return AskResponse(
+            question=asked,
+            intent=INTENT_PROPOSALS,
+            answer="\n\n".join(sections),
+            content_keywords=question or None,
+            proposals=[proposal],
+            documents=hits,
+        )
+
+    async def answer_help(self, question: str | None) -> AskResponse:
+        """/help <question>: the same retrieval and answer steps, over the bot's manual."""
+        text = check_question(question)
+        entries = await self.help.best(text, await self._embed(text))
+        if not entries:
+            return AskResponse(
+                question=text,
+                intent=INTENT_DOCS,
+                answer="I couldn't find a command for that. Send /help for the full list, "
+                "or /ask to ask about proposals and documents.",
+            )
+        first = entries[0]
+        context = AnswerContext(
+            question=text,
+            lead=f"{first.text} Use: {first.usage}",
+            evidence=[f"/{e.command}: {e.usage}. {e.text}" for e in entries],
+            kind="help",
+        )
+        lines = [await self.llm.write_lead(context)]
+        if len(entries) > 1:
+            lines.append("Related: " + "; ".join(f"{e.usage} ({e.text.split('.')[0].lower()})"
+                                                  for e in entries[1:]))  # fmt: skip
+        lines.append("How I found this: I looked your question up in my command reference.")
+        return AskResponse(question=text, intent=INTENT_DOCS, answer="\n\n".join(lines))
+
+    # -- proposals -------------------------------------------------------------------
+
+    async def _filters(
+        self, analysis: AskAnalysis, user_id: int | None
+    ) -> tuple[AskFilters, list[str]]:
+        """The analysis' filters made concrete; notes say what could not be used."""
+        notes: list[str] = []
+        filters = AskFilters(status=analysis.status, proposal_type=analysis.proposal_type)
+        if analysis.date_phrase:
+            found = parse_date_range(analysis.date_phrase, self.clock.now(), self.tz.key)
+            if found is None:
+                phrase = analysis.date_phrase
+                notes.append(f"I couldn't read the date “{phrase}”, so I didn't filter by date.")
+            else:
+                field = DEADLINE if analysis.date_field == DEADLINE else CREATION
+                filters = replace(filters, date_field=field, start=found.start, end=found.end)
+        if analysis.proposer:
+            name = analysis.proposer.lstrip("@")
+            if name.lower() in SELF and user_id is not None:
+                filters = replace(filters, proposer_id=user_id, proposer_name="you")
+            elif name.lower() not in SELF:
+                async with self.db.transaction() as session:
+                    people = await UserRepository(session).find_by_name(name)
+                if people:
+                    who = people[0]
+                    filters = replace(
+                        filters, proposer_id=who.telegram_id, proposer_name=who.display_name
+                    )
+                else:
+                    notes.append(f"I don't know anyone called “{name}” here.")
+                    filters = replace(filters, proposer_id=-1, proposer_name=name)
+        return filters, notes
+
+    async def _proposals(
+        self, text: str, analysis: AskAnalysis, user_id: int | None
+    ) -> AskResponse:
+        filters, notes = await self._filters(analysis, user_id)
+        keywords = " ".join(keyword_terms(analysis.content_keywords)) or None
+        embedding = await self._embed(keywords) if keywords else None
+        outcome = await self.search.search(filters, keywords, embedding)
+        found = outcome.proposals[: say.LIST_LIMIT]
+        related = (
+            [h for h in await self._passages(keywords, embedding) if h.similarity >= RELATED_DOC]
+            if embedding is not None and keywords
+            else []
+        )
+        lead = say.proposals_lead(text, filters, keywords, found, outcome.total, self.tz)
+        context = AnswerContext(
+            question=text,
+            lead=lead,
+            evidence=[say.proposal_evidence(p, self.tz) for p in found],
+            cited_ids=frozenset(p.id for p in found),
+            kind="proposals",
+        )
+        sections = [await self.llm.write_lead(context) if found else lead]
+        if found:
+            sections.append("\n".join(say.listing(found, outcome.total, self.tz)))
+        if related:
+            sections.append(say.sources(related[:2]).replace("Sources:", "Related documents:"))
+        how = say.proposals_how(
+            filters, keywords, outcome.filtered_total, outcome.total, outcome.by_words,
+            outcome.by_meaning, self.tz,
+        )  # fmt: skip
+        sections.append(" ".join([how, *notes]))
+        sections.append(say.proposal_hints(found))
+        return AskResponse(
+            question=text,
+            intent=INTENT_PROPOSALS,
+            answer="\n\n".join(sections),
+            content_keywords=keywords,
+            filters=filters,
+            proposals=found,
+            documents=related[:2],
+        )
+
+    # -- documents and facts ------------------------------------------------------------
+
+    async def _embed(self, text: str) -> np.ndarray:
+        return (await self.vectors.embed([text]))[0]
+
+    async def _passages(
+        self, text: str, embedding: np.ndarray, proposal_id: int | None = None
+    ) -> list[DocumentHit]:
+        where = {"proposal_id": proposal_id} if proposal_id is not None else None
+        if await self.vectors.count(CHUNKS) == 0:
+            return []
+        hits = await self.vectors.query(CHUNKS, embedding, DOC_TOP_K, where)
+        if not hits:
+            return []
+        bar = max(DOC_FLOOR, hits[0].similarity - DOC_MARGIN)
+        return [
+            DocumentHit(
+                document_id=str(h.metadata.get("document_id")),
+                title=str(h.metadata.get("title") or "Untitled"),
+                chunk_id=h.id,
+                content=h.document,
+                similarity=h.similarity,
+                proposal_id=int(h.metadata.get("proposal_id") or 0) or None,
+            )
+            for h in hits
+            if h.similarity >= bar
+        ]
+
+    async def _knowledge(
+        self, text: str, analysis: AskAnalysis, embedding: np.ndarray
+    ) -> AskResponse:
+        """Documents and facts are both searched; the stronger source answers. A question
+        typed in lower case ("who manages the garden") reads the same as a documents
+        question to the rules, so the data decides, with the analysis as tie-breaker."""
+        passages, facts = await asyncio.gather(
+            self._passages(text, embedding), self._graph_answer(text)
+        )
+        doc_strength = passages[0].similarity if passages else 0.0
+        fact_strength = 0.0
+        if facts is not None and facts.relevant_facts:
+            complete = facts.chain is not None and facts.chain.complete
+            fact_strength = 1.0 if complete else facts.relevant_facts[0].relevance
+        if analysis.intent == INTENT_FACTS:
+            use_facts = fact_strength >= FACT_STRONG or (fact_strength > 0 and not passages)
+        else:
+            use_facts = fact_strength >= FACT_STRONG and doc_strength < DOC_STRONG
+            use_facts = use_facts or (fact_strength > 0 and not passages)
+        if use_facts and facts is not None:
+            return await self._facts(text, facts, passages)
+        if passages:
+            return await self._documents(text, passages)
+        if facts is not None and facts.chain is not None:  # steps taken, nothing at the end
+            return await self._facts(text, facts, passages)
+        return AskResponse(
+            question=text,
+            intent=analysis.intent,
+            answer=f"{say.NO_ANSWER}\n\n{say.KNOWLEDGE_HINT}",
+            content_keywords=analysis.content_keywords,
+        )
+
+    async def _graph_answer(self, text: str) -> AskResult | None:
+        try:
+            return await self.graph.ask_question(text, max_results=FACTS_SHOWN)
+        except ValidationError:  # nothing in the question to look up
+            return None
+
+    async def _documents(self, text: str, hits: list[DocumentHit]) -> AskResponse:
+        context = AnswerContext(
+            question=text,
+            lead=say.documents_lead(text, hits),
+            evidence=[f"From “{h.title}”: {' '.join(h.content.split())}" for h in hits],
+            cited_documents=frozenset(h.title for h in hits),
+            kind="documents",
+        )
+        answer = [await self.llm.write_lead(context), say.sources(hits), say.documents_how(hits)]
+        return AskResponse(
+            question=text,
+            intent=INTENT_DOCS,
+            answer="\n\n".join(answer),
+            content_keywords=" ".join(keyword_terms(text)) or None,
+            documents=hits,
+        )
+
+    async def _facts(
+        self, text: str, result: AskResult, passages: list[DocumentHit]
+    ) -> AskResponse:
+        facts = [s.fact for s in result.relevant_facts]
+        chain = result.chain
+        lead = result.answer_text if facts else say.NO_ANSWER
+        if chain is not None and not chain.complete:  # spec 003: steps taken, no final answer
+            closest = "; ".join(f"{f.subject} {f.predicate} {f.object}" for f in facts[:3])
+            lead = chain.explain() + (f" The closest facts I found: {closest}." if facts else "")
+        context = AnswerContext(
+            question=text,
+            lead=lead,
+            evidence=[f"{f.subject} {f.predicate} {f.object}" for f in facts],
+            kind="facts",
+        )
+        terms = ", ".join(f"“{t}”" for t in result.key_terms[:4])
+        found = say.plural(len(facts), "relevant fact")
+        if chain is not None and chain.complete:
+            how = (
+                f"How I found this: I followed the connections from “{chain.anchor}” "
+                "step by step in the knowledge graph."
+            )
+        elif chain is not None:
+            how = (
+                f"How I found this: I tried to follow the connections from “{chain.anchor}”, "
+                f"but the path stopped; then I looked up {terms} ({found})."
+            )
+        else:
+            how = f"How I found this: I looked up {terms} in the knowledge graph ({found})."
+        related = [h for h in passages if h.similarity >= RELATED_DOC]
+        sections = [await self.llm.write_lead(context) if facts else lead]
+        if related:
+            sections.append(say.sources(related[:2]).replace("Sources:", "Related documents:"))
+        sections.append(how)
+        return AskResponse(
+            question=text,
+            intent=INTENT_FACTS,
+            answer="\n\n".join(sections),
+            content_keywords=" ".join(result.key_terms) or None,
+            facts=facts,
+            documents=related[:2],
+        )
+
+
+_TARGET = re.compile(r"^\s*(#)?(\d{1,10})\b[\s:,.-]*(.*)$", re.S)

@@ -1,0 +1,178 @@
+"""Finding the proposals a question is about: SQL filters, words and meaning combined.
+
+Short topical queries embed poorly against whole proposals (see DESIGN.md's
+retrieval notes), so neither signal decides alone:
+
+- the filters narrow the candidates in SQL, and the vector query runs inside the
+  same filters (Chroma metadata), not over the whole index;
+- a lexical pass finds proposals whose title, description or options contain the
+  keywords (stemmed, so "parking" finds "park" and "funding" finds "funds");
+- a semantic pass finds proposals that mean the same in other words.
+
+A proposal is kept when it matches as many keywords as the best lexical match,
+or when its meaning is close enough: above an absolute floor and near the best
+semantic score. Every hit is re-read from SQL with the filters, so a stale index
+entry can never put a proposal that no longer matches into an answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from app.core.ask_models import AskFilters
+from app.domain.models import Proposal, ProposalStatus
+from app.nlp.ask_analysis import STOP_WORDS
+from app.nlp.key_terms import word_forms
+from app.persistence.database import Database
+from app.persistence.repositories.proposals import ProposalRepository
+from app.services.vector_db_service import PROPOSALS, VectorDBService
+
+SEMANTIC_TOP_K = 30
+LEXICAL_LIMIT = 300
+# Cosine similarity of the keywords to a proposal's text (int8 MiniLM). A match on
+# meaning alone must clear the floor and be near the best one; it needs a higher
+# bar when words already found proposals, because then it only adds synonyms.
+SEMANTIC_FLOOR = 0.40
+SEMANTIC_MARGIN = 0.10
+SEMANTIC_WITH_WORDS = 0.50
+MIN_STEM = 4
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    proposal: Proposal
+    score: float
+    coverage: float  # share of the keywords found in its text
+    similarity: float | None  # None when the semantic pass did not return it
+
+
+@dataclass(frozen=True, slots=True)
+class SearchOutcome:
+    ranked: list[Ranked]  # accepted proposals, best first (at most LEXICAL_LIMIT)
+    total: int  # how many matched in all
+    filtered_total: int | None  # proposals matching the filters alone (None: no filters)
+    by_words: int  # accepted thanks to the words
+    by_meaning: int  # accepted on meaning alone
+
+    @property
+    def proposals(self) -> list[Proposal]:
+        return [r.proposal for r in self.ranked]
+
+
+def keyword_terms(keywords: str | None) -> list[str]:
+    """The search words of the keywords, lower-cased, without filler and duplicates."""
+    if not keywords:
+        return []
+    words = [w.casefold() for w in _WORD.findall(keywords)]
+    return list(dict.fromkeys(w for w in words if w not in STOP_WORDS and len(w) > 1))
+
+
+def _stem(term: str) -> str:
+    """The shortest form of a word (at least MIN_STEM letters): the SQL search pattern."""
+    forms = [f for f in word_forms(term) if len(f) >= MIN_STEM] or [term]
+    return min(forms, key=len)
+
+
+def term_matches(term: str, words: Sequence[str]) -> bool:
+    forms, stem = word_forms(term), _stem(term)
+    for word in words:
+        if forms & word_forms(word):
+            return True
+        if len(stem) >= MIN_STEM + 1 and word.startswith(stem):
+            return True
+    return False
+
+
+def _coverage(terms: Sequence[str], proposal: Proposal) -> tuple[float, bool]:
+    """(share of terms found anywhere, whether any is in the title)."""
+    title = [w.casefold() for w in _WORD.findall(proposal.title)]
+    body = title + [
+        w.casefold() for w in _WORD.findall(" ".join([proposal.description, *proposal.options]))
+    ]
+    found = [t for t in terms if term_matches(t, body)]
+    in_title = any(term_matches(t, title) for t in found)
+    return (len(found) / len(terms) if terms else 0.0), in_title
+
+
+class ProposalSearch:
+    def __init__(self, db: Database, vectors: VectorDBService) -> None:
+        self.db = db
+        self.vectors = vectors
+
+    async def search(
+        self, filters: AskFilters, keywords: str | None, embedding: np.ndarray | None
+    ) -> SearchOutcome:
+        terms = keyword_terms(keywords)
+        if not terms:
+            return await self._filtered(filters)
+        hits = []
+        if embedding is not None:
+            hits = await self.vectors.query(
+                PROPOSALS, embedding, SEMANTIC_TOP_K, where=filters.chroma_where()
+            )
+        similarity = {int(h.metadata.get("proposal_id", 0)): h.similarity for h in hits}
+        patterns = list(dict.fromkeys(_stem(t) for t in terms))
+        async with self.db.transaction() as session:
+            repo = ProposalRepository(session)
+            by_text = await repo.search_text(patterns, limit=LEXICAL_LIMIT, **filters.sql())
+            known = {p.id for p in by_text}
+            extra = [i for i in similarity if i not in known]
+            by_meaning = (
+                await repo.find_proposals_by_dynamic_criteria(ids=extra, **filters.sql())
+                if extra
+                else []
+            )
+            filtered_total = (
+                await repo.count_proposals_by_dynamic_criteria(**filters.sql())
+                if filters.active
+                else None
+            )
+        return self._rank(terms, [*by_text, *by_meaning], similarity, filtered_total)
+
+    def _rank(
+        self,
+        terms: list[str],
+        candidates: list[Proposal],
+        similarity: dict[int, float],
+        filtered_total: int | None,
+    ) -> SearchOutcome:
+        scored = []
+        for proposal in candidates:
+            coverage, in_title = _coverage(terms, proposal)
+            scored.append((proposal, coverage, in_title, similarity.get(proposal.id)))
+        best_cover = max((c for _, c, _, _ in scored), default=0.0)
+        best_sim = max((s for *_, s in scored if s is not None), default=0.0)
+        sim_bar = max(
+            SEMANTIC_FLOOR if best_cover == 0 else SEMANTIC_WITH_WORDS, best_sim - SEMANTIC_MARGIN
+        )
+        ranked, words, meaning = [], 0, 0
+        for proposal, coverage, in_title, sim in scored:
+            lexical = best_cover > 0 and coverage >= best_cover
+            semantic = sim is not None and sim >= sim_bar
+            if not (lexical or semantic):
+                continue
+            words += lexical
+            meaning += semantic and not lexical
+            score = (sim or 0.0) + coverage + (0.25 if in_title else 0.0)
+            ranked.append(Ranked(proposal, round(score, 4), coverage, sim))
+        ranked.sort(key=lambda r: (-r.score, -r.proposal.id))
+        return SearchOutcome(ranked, len(ranked), filtered_total, words, meaning)
+
+    async def _filtered(self, filters: AskFilters) -> SearchOutcome:
+        """No keywords: the filtered set itself, the most relevant first (soonest
+        deadline for open proposals, newest otherwise)."""
+        async with self.db.transaction() as session:
+            repo = ProposalRepository(session)
+            proposals = await repo.find_proposals_by_dynamic_criteria(
+                soonest_deadline_first=filters.status is ProposalStatus.OPEN,
+                limit=LEXICAL_LIMIT,
+                **filters.sql(),
+            )
+            total = await repo.count_proposals_by_dynamic_criteria(**filters.sql())
+        ranked = [Ranked(p, 0.0, 0.0, None) for p in proposals]
+        return SearchOutcome(ranked, total, total if filters.active else None, 0, 0)

@@ -1,0 +1,50 @@
+"""What every LLM backend offers, and the data it is given.
+
+A backend does two things for /ask: read a question (intent, keywords, filters)
+and write the opening of the answer from retrieved evidence. Everything else in
+an answer (the list of proposals, how they were found, the hints) is composed by
+``core`` from the data itself, so a model can phrase but never invent citations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from app.nlp.ask_analysis import AskAnalysis
+
+
+class LLMError(Exception):
+    """A backend could not give a usable result (timeout, HTTP error, bad reply)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerContext:
+    """The retrieved evidence for one answer.
+
+    ``lead`` is the deterministic direct answer (what the offline backend says);
+    ``evidence`` holds one line per retrieved item, and is untrusted data: it is
+    shown to a model fenced as data, never as instructions. ``cited_ids`` are the
+    proposal ids a reply may mention; ``cited_documents`` the document titles.
+    """
+
+    question: str
+    lead: str
+    evidence: list[str] = field(default_factory=list)
+    cited_ids: frozenset[int] = frozenset()
+    cited_documents: frozenset[str] = frozenset()
+    kind: str = "proposals"  # proposals | documents | facts | proposal | help
+
+
+class LLMBackend(Protocol):
+    name: str
+
+    async def analyze_ask_query(self, question: str) -> AskAnalysis:
+        """Intent, keywords and filters of a question; raises LLMError on failure."""
+        ...
+
+    async def write_lead(self, context: AnswerContext) -> str:
+        """The direct answer (one to three sentences); raises LLMError on failure."""
+        ...
+
+    async def aclose(self) -> None: ...

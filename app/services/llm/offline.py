@@ -1,0 +1,21 @@
+"""The offline backend: rule-based analysis and template answers, no network."""
+
+from __future__ import annotations
+
+from app.nlp.ask_analysis import AskAnalysis, analyze_question
+from app.services.llm.base import AnswerContext
+
+
+class OfflineBackend:
+    """Deterministic: the same question over the same data gives the same answer."""
+
+    name = "offline"
+
+    async def analyze_ask_query(self, question: str) -> AskAnalysis:
+        return analyze_question(question)
+
+    async def write_lead(self, context: AnswerContext) -> str:
+        return context.lead
+
+    async def aclose(self) -> None:
+        return None

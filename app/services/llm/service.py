@@ -1,0 +1,52 @@
+"""LLMService: try the configured model, fall back to the offline backend per step."""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+
+from app.nlp.ask_analysis import AskAnalysis
+from app.services.llm.base import AnswerContext, LLMBackend
+from app.services.llm.offline import OfflineBackend
+
+logger = logging.getLogger(__name__)
+
+
+class LLMService:
+    """Any failure of the primary backend (timeout, 5xx, malformed or invalid reply)
+    is logged without the question and answered by the offline backend instead, so
+    a user always gets an answer."""
+
+    def __init__(self, primary: LLMBackend | None = None) -> None:
+        self.offline = OfflineBackend()
+        self.primary = primary
+        self.fallbacks: Counter[str] = Counter()
+
+    @property
+    def backend_name(self) -> str:
+        return self.primary.name if self.primary else self.offline.name
+
+    async def analyze_ask_query(self, question: str) -> AskAnalysis:
+        if self.primary is not None:
+            try:
+                return await self.primary.analyze_ask_query(question)
+            except Exception as exc:  # any failure: the offline reading still answers
+                self._fell_back("analysis", exc)
+        return await self.offline.analyze_ask_query(question)
+
+    async def write_lead(self, context: AnswerContext) -> str:
+        if self.primary is not None and context.evidence:
+            try:
+                return await self.primary.write_lead(context)
+            except Exception as exc:
+                self._fell_back("answer", exc)
+        return await self.offline.write_lead(context)
+
+    def _fell_back(self, step: str, exc: Exception) -> None:
+        self.fallbacks[step] += 1
+        # The exception type only: messages may quote the question or the context.
+        logger.warning("LLM %s failed (%s); using the offline backend", step, type(exc).__name__)
+
+    async def aclose(self) -> None:
+        if self.primary is not None:
+            await self.primary.aclose()
