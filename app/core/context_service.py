@@ -201,9 +201,11 @@ class ContextService:
                 filters = replace(filters, date_field=field, start=found.start, end=found.end)
         if analysis.proposer:
             name = analysis.proposer.lstrip("@")
-            if name.lower() in SELF and user_id is not None:
+            if name.lower() in SELF and user_id is None:
+                notes.append("I don't know who is asking, so I didn't filter by proposer.")
+            elif name.lower() in SELF:
                 filters = replace(filters, proposer_id=user_id, proposer_name="you")
-            elif name.lower() not in SELF:
+            else:
                 async with self.db.transaction() as session:
                     people = await UserRepository(session).find_by_name(name)
                 if people:

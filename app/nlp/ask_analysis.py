@@ -135,7 +135,18 @@ def _first_match(patterns: list[tuple[re.Pattern[str], object]], text: str) -> o
     return best[1] if best else None
 
 
+SELF_PATTERN = re.compile(
+    r"\b(?:my\s+(?:own\s+)?(?:proposals?|polls?|ideas?)|"
+    r"(?:did|have|has)\s+i\s+(?:propose|create|make|made|submit|start|post)\w*|"
+    r"i\s+(?:proposed|created|made|submitted|started|posted)|(?:proposed|created|made) by me)\b",
+    re.I,
+)
+
+
 def _proposer(text: str) -> str | None:
+    """The person named as proposer; "me" when the asker means themselves."""
+    if SELF_PATTERN.search(text):
+        return "me"
     for pattern in PROPOSER_PATTERNS:
         found = pattern.search(text)
         if found and found.group(1).lower() not in NOT_NAMES:
