@@ -35,6 +35,7 @@ from app.persistence.database import Database
 from app.persistence.migrations import upgrade_head_async
 from app.services.embeddings import Embedder, OnnxMiniLMEmbedder
 from app.services.llm import LLMService
+from app.services.llm.factory import build_llm_service
 from app.services.vector_db_service import VectorDBService
 
 logger = logging.getLogger(__name__)
@@ -121,7 +122,7 @@ class Container:
             reminder_before=settings.reminder_before,
         )
         self.outbox = OutboxService(self.db, self.clock, sender or OfflineSender())
-        self.llm = llm or LLMService()
+        self.llm = llm or build_llm_service(settings)
         self.context = ContextService(
             self.db,
             self.clock,

@@ -20,6 +20,7 @@ from app.persistence.database import Base, Database
 from app.persistence.migrations import upgrade_head
 
 os.environ.setdefault("PTB_TIMEDELTA", "true")
+pytest_plugins = ["tests.support.fake_openai"]
 
 PG_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 NOW = datetime(2026, 11, 18, 12, 0, tzinfo=UTC)  # a Wednesday
@@ -194,6 +195,7 @@ def make_settings(**overrides: object):  # type: ignore[no-untyped-def]
         target_channel_id=CHANNEL_ID,
         admin_telegram_ids=frozenset({ADMIN_ID}),
         bot_timezone="UTC",
+        openai_api_key=None,  # the offline backend, unless a test asks for a model
     )
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

@@ -33,7 +33,7 @@ class AskAnalysis:
 
 PROPOSAL_WORDS = re.compile(
     r"\b(proposals?|propos(?:ed|es|ing)|polls?|votes?|voting|voted|ballots?|motions?|"
-    r"initiatives?|suggestions?|ideas?|decisions?|decided)\b",
+    r"initiatives?|suggestions?|ideas?|decisions?|decide[ds]?|deadlines?|upcoming)\b",
     re.I,
 )
 DOC_WORDS = re.compile(
@@ -48,7 +48,8 @@ STATUS_PATTERNS: list[tuple[re.Pattern[str], ProposalStatus]] = [
     (
         re.compile(
             r"\b(open|active|ongoing|running|current(?:ly)?|live|pending|still (?:open|running)|"
-            r"accepting votes|in progress|can (?:i|we) (?:still )?vote)\b",
+            r"accepting votes|in progress|can (?:i|we) (?:still )?vote|going on|right now|"
+            r"at the moment|upcoming|unfinished|undecided)\b",
             re.I,
         ),
         ProposalStatus.OPEN,
@@ -120,7 +121,7 @@ STOP_WORDS = frozenset(
     someone anyone everyone community members member idea ideas suggestion suggestions make
     makes create creates submit submits start starts post posts raise raises everything right
     mention mentions mentioning contain contains containing include includes discuss discusses
-    discussing
+    discussing decide decides happen happened happening going go goes went status state upcoming
     """.split()
 )
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'&+-]*")
@@ -198,7 +199,10 @@ def analyze_question(question: str) -> AskAnalysis:
         else:
             date_field = "creation"
     drop = {proposer.lower()} if proposer else set()
-    keywords = _keywords(rest, drop)
+    topic = rest
+    for pattern, _ in [*STATUS_PATTERNS, *TYPE_PATTERNS]:
+        topic = pattern.sub(" ", topic)
+    keywords = _keywords(topic, drop)
     has_filters = any(x is not None for x in (status, kind, phrase, proposer))
     intent = _intent(text, has_filters and not DOC_WORDS.search(text))
     if intent != INTENT_PROPOSALS:  # filters only mean something for proposals

@@ -12,7 +12,7 @@ import pytest
 def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
-    for name in ("DATABASE_URL", "CHROMA_HOST", "TELEGRAM_BOT_TOKEN"):
+    for name in ("DATABASE_URL", "CHROMA_HOST", "TELEGRAM_BOT_TOKEN", "OPENAI_API_KEY"):
         monkeypatch.delenv(name, raising=False)
     return tmp_path
 

@@ -1,0 +1,274 @@
+"""A fake OpenAI-compatible server: real HTTP on 127.0.0.1, scripted replies.
+
+The real ``openai`` client talks to it over a socket, so timeouts, retries, status
+errors and the wire format are the library's own, not a mock's. Every request is
+recorded for assertions.
+
+Script a test by setting ``server.mode`` (the default for every chat call) or queueing
+one-off replies with ``server.script(...)``, consumed one per chat call:
+
+    fake_openai.mode = "no_schema"
+    fake_openai.content = '{"intent": "query_facts", ...}'
+    fake_openai.script(Reply("500"), Reply("ok", content="Hello"))
+
+Modes: ``ok`` (``content``, a string or a callable of the request body),
+``timeout`` (waits ``timeout_delay`` seconds, then answers ok), ``500``,
+``malformed`` (content that is not JSON), ``invalid_enum`` (JSON whose status is
+"archived"), ``no_schema`` (HTTP 400 when ``response_format.type`` is
+``json_schema``, else ok) and ``empty`` (no choices).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+Content = str | Callable[[dict[str, Any]], str]
+
+DEFAULT_ANALYSIS: dict[str, Any] = {
+    "intent": "query_proposals",
+    "content_keywords": "garden",
+    "status": "open",
+    "proposal_type": None,
+    "date_phrase": None,
+    "date_field": None,
+    "proposer": None,
+}
+MALFORMED_CONTENT = "Sure! The question is about open garden proposals."
+INVALID_ENUM_CONTENT = json.dumps({**DEFAULT_ANALYSIS, "status": "archived"})
+EMBEDDING_DIMENSIONS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    mode: str = "ok"
+    content: Content | None = None  # for "ok" (and the eventual answer of the others)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedRequest:
+    path: str
+    body: dict[str, Any]
+    headers: dict[str, str]  # names in lower case
+
+
+class FakeOpenAI:
+    def __init__(self) -> None:
+        self.mode = "ok"
+        self.content: Content = json.dumps(DEFAULT_ANALYSIS)
+        self.timeout_delay = 2.0
+        self.retry_after_ms: int | None = 10  # keeps the client's retry back-off short
+        self._queue: deque[Reply] = deque()
+        self._requests: list[RecordedRequest] = []
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # ----- control -----------------------------------------------------------------
+
+    def start(self) -> None:
+        server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        server.daemon_threads = True
+        self._server = server
+        self._thread = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-openai"
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()  # wakes handlers waiting out a "timeout"
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+        if self._thread is not None:
+            self._thread.join(5)
+
+    @property
+    def base_url(self) -> str:
+        assert self._server is not None, "server not started"
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    def script(self, *replies: Reply | str) -> None:
+        """Queue replies for the next chat calls; the default mode answers after them."""
+        with self._lock:
+            self._queue.extend(r if isinstance(r, Reply) else Reply(r) for r in replies)
+
+    # ----- what happened -----------------------------------------------------------
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        with self._lock:
+            return list(self._requests)
+
+    @property
+    def chat_requests(self) -> list[dict[str, Any]]:
+        return [r.body for r in self.requests if r.path.endswith("/chat/completions")]
+
+    @property
+    def chat_calls(self) -> int:
+        return len(self.chat_requests)
+
+    @property
+    def embedding_calls(self) -> int:
+        return sum(r.path.endswith("/embeddings") for r in self.requests)
+
+    # ----- serving (handler threads) -----------------------------------------------
+
+    def _record(self, path: str, body: dict[str, Any], headers: dict[str, str]) -> Reply:
+        with self._lock:
+            self._requests.append(RecordedRequest(path, body, headers))
+            if path.endswith("/chat/completions") and self._queue:
+                return self._queue.popleft()
+            return Reply(self.mode)
+
+    def _chat(self, reply: Reply, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        mode = reply.mode
+        if mode == "timeout":
+            self._stopping.wait(self.timeout_delay)
+            mode = "ok"
+        if mode == "500":
+            return 500, _error(
+                "The server had an error while processing your request.", "server_error"
+            )
+        if mode == "no_schema":
+            if (body.get("response_format") or {}).get("type") == "json_schema":
+                return 400, _error(
+                    "response_format of type 'json_schema' is not supported by this model.",
+                    "invalid_request_error",
+                    param="response_format",
+                )
+            mode = "ok"
+        if mode == "empty":
+            return 200, _completion(body, None)
+        if mode == "malformed":
+            return 200, _completion(body, MALFORMED_CONTENT)
+        if mode == "invalid_enum":
+            return 200, _completion(body, INVALID_ENUM_CONTENT)
+        if mode != "ok":
+            raise ValueError(f"unknown fake_openai mode {mode!r}")
+        content = reply.content if reply.content is not None else self.content
+        return 200, _completion(body, content(body) if callable(content) else content)
+
+    def _embeddings(self, reply: Reply, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if reply.mode == "500":
+            return 500, _error("The server had an error.", "server_error")
+        if reply.mode == "timeout":
+            self._stopping.wait(self.timeout_delay)
+        inputs = body.get("input")
+        texts = [inputs] if isinstance(inputs, str) else list(inputs or [])
+        dims = int(body.get("dimensions") or EMBEDDING_DIMENSIONS)
+        data = [
+            {"object": "embedding", "index": i, "embedding": _vector(str(t), dims)}
+            for i, t in enumerate(texts)
+        ]
+        tokens = sum(len(str(t).split()) for t in texts)
+        return 200, {
+            "object": "list",
+            "data": data,
+            "model": body.get("model", "fake-embedding"),
+            "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
+        }
+
+
+def _error(message: str, kind: str, param: str | None = None) -> dict[str, Any]:
+    return {"error": {"message": message, "type": kind, "param": param, "code": None}}
+
+
+def _completion(body: dict[str, Any], content: str | None) -> dict[str, Any]:
+    prompt = sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
+    answer = len(content.split()) if content else 0
+    choices = (
+        [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content, "refusal": None},
+                "logprobs": None,
+                "finish_reason": "stop",
+            }
+        ]
+        if content is not None
+        else []
+    )
+    return {
+        "id": f"chatcmpl-fake{time.monotonic_ns()}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": body.get("model", "fake-model"),
+        "choices": choices,
+        "usage": {
+            "prompt_tokens": prompt,
+            "completion_tokens": answer,
+            "total_tokens": prompt + answer,
+        },
+        "system_fingerprint": "fp_fake",
+    }
+
+
+def _vector(text: str, dims: int) -> list[float]:
+    """A deterministic unit-ish vector, so equal texts embed equally."""
+    digest = hashlib.sha256(text.encode()).digest()
+    return [(digest[i % len(digest)] - 128) / 128 for i in range(dims)]
+
+
+def _handler_for(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.0"  # one request per connection: nothing lingers
+        timeout = 10
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length) if length else b""
+            try:
+                body = json.loads(raw or b"{}")
+            except ValueError:
+                body = {"_raw": raw.decode(errors="replace")}
+            path = self.path.split("?", 1)[0]
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            reply = fake._record(path, body, headers)
+            if path.endswith("/chat/completions"):
+                status, payload = fake._chat(reply, body)
+            elif path.endswith("/embeddings"):
+                status, payload = fake._embeddings(reply, body)
+            else:
+                status, payload = 404, _error(f"Unknown path {path}", "invalid_request_error")
+            self._send(status, payload)
+
+        def _send(self, status: int, payload: dict[str, Any]) -> None:
+            data = json.dumps(payload).encode()
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                if status >= 500 and fake.retry_after_ms is not None:
+                    self.send_header("retry-after-ms", str(fake.retry_after_ms))
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (a timeout test); nothing to answer
+
+        def log_message(self, format: str, *args: Any) -> None:
+            return None  # quiet: tests read fake.requests instead
+
+    return Handler
+
+
+@pytest.fixture
+def fake_openai() -> Iterator[FakeOpenAI]:
+    """A started fake server; ``fake_openai.base_url`` ends in ``/v1``."""
+    server = FakeOpenAI()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
