@@ -183,7 +183,12 @@ def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> li
     scored = []
     order = 0
     for passage in passages:
-        for sentence in _SENTENCE.split(" ".join(passage.split())):
+        sentences = _SENTENCE.split(" ".join(passage.split()))
+        if len(sentences) > 1 and sentences[0][:1].islower():
+            sentences = sentences[1:]  # the chunk starts mid-sentence: skip the fragment
+        if len(sentences) > 1 and sentences[-1][-1:] not in ".!?":
+            sentences = sentences[:-1]  # and ends mid-sentence
+        for sentence in sentences:
             overlap = len(wanted & _content_forms(sentence))
             scored.append((overlap, -order, sentence.strip()))
             order += 1

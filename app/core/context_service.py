@@ -213,16 +213,18 @@ class ContextService:
                     filters = replace(
                         filters, proposer_id=who.telegram_id, proposer_name=who.display_name
                     )
-                else:
-                    notes.append(f"I don't know anyone called “{name}” here.")
-                    filters = replace(filters, proposer_id=-1, proposer_name=name)
+                else:  # not a member's name: read it as part of the topic
+                    notes.append(f"Nobody here is called “{name}”, so I searched for it as a word.")
         return filters, notes
 
     async def _proposals(
         self, text: str, analysis: AskAnalysis, user_id: int | None
     ) -> AskResponse:
         filters, notes = await self._filters(analysis, user_id)
-        keywords = " ".join(keyword_terms(analysis.content_keywords)) or None
+        topic = analysis.content_keywords or ""
+        if analysis.proposer and filters.proposer_id is None and notes:
+            topic = f"{topic} {analysis.proposer}"
+        keywords = " ".join(keyword_terms(topic)) or None
         embedding = await self._embed(keywords) if keywords else None
         outcome = await self.search.search(filters, keywords, embedding)
         found = outcome.proposals[: say.LIST_LIMIT]
@@ -256,7 +258,7 @@ class ContextService:
             answer="\n\n".join(sections),
             content_keywords=keywords,
             filters=filters,
-            proposals=found,
+            proposals=outcome.proposals,  # all matches; the text lists the first ones
             documents=related[:2],
         )
 

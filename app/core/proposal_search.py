@@ -31,14 +31,16 @@ from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository
 from app.services.vector_db_service import PROPOSALS, VectorDBService
 
-SEMANTIC_TOP_K = 30
+SEMANTIC_TOP_K = 40
 LEXICAL_LIMIT = 300
-# Cosine similarity of the keywords to a proposal's text (int8 MiniLM). A match on
-# meaning alone must clear the floor and be near the best one; it needs a higher
-# bar when words already found proposals, because then it only adds synonyms.
-SEMANTIC_FLOOR = 0.40
-SEMANTIC_MARGIN = 0.10
-SEMANTIC_WITH_WORDS = 0.50
+# Cosine similarity of the keywords to a proposal's text (int8 MiniLM). Scores of
+# short queries are low and bunch together, so a match on meaning is judged against
+# the best match of this question: within SEMANTIC_RATIO of it and above the floor.
+# When some proposals contain every keyword, meaning alone must come much closer
+# to the best (SEMANTIC_RATIO_WITH_WORDS): it then only adds synonyms.
+SEMANTIC_FLOOR = 0.25
+SEMANTIC_RATIO = 0.6
+SEMANTIC_RATIO_WITH_WORDS = 0.85
 MIN_STEM = 4
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -147,17 +149,19 @@ class ProposalSearch:
             scored.append((proposal, coverage, in_title, similarity.get(proposal.id)))
         best_cover = max((c for _, c, _, _ in scored), default=0.0)
         best_sim = max((s for *_, s in scored if s is not None), default=0.0)
-        sim_bar = max(
-            SEMANTIC_FLOOR if best_cover == 0 else SEMANTIC_WITH_WORDS, best_sim - SEMANTIC_MARGIN
-        )
+        ratio = SEMANTIC_RATIO_WITH_WORDS if best_cover == 1.0 else SEMANTIC_RATIO
+        sim_bar = max(SEMANTIC_FLOOR, best_sim * ratio)
         ranked, words, meaning = [], 0, 0
         for proposal, coverage, in_title, sim in scored:
-            lexical = best_cover > 0 and coverage >= best_cover
-            semantic = sim is not None and sim >= sim_bar
-            if not (lexical or semantic):
+            close = sim is not None and sim >= sim_bar
+            if coverage == 1.0:
+                lexical = True  # every keyword is in its text
+            else:  # some keywords: only the best partial matches, and only if close
+                lexical = 0 < coverage >= best_cover and (sim or 0.0) >= sim_bar * 0.8
+            if not (lexical or close):
                 continue
             words += lexical
-            meaning += semantic and not lexical
+            meaning += close and not lexical
             score = (sim or 0.0) + coverage + (0.25 if in_title else 0.0)
             ranked.append(Ranked(proposal, round(score, 4), coverage, sim))
         ranked.sort(key=lambda r: (-r.score, -r.proposal.id))

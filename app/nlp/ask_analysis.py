@@ -32,7 +32,7 @@ class AskAnalysis:
 
 
 PROPOSAL_WORDS = re.compile(
-    r"\b(proposals?|propos(?:ed|es|ing)|polls?|votes?|voting|voted|ballots?|motions?|"
+    r"\b(proposals?|propos(?:e|ed|es|ing)|polls?|votes?|voting|voted|ballots?|motions?|"
     r"initiatives?|suggestions?|ideas?|decisions?|decide[ds]?|deadlines?|upcoming)\b",
     re.I,
 )
@@ -87,6 +87,9 @@ PROPOSER_PATTERNS = [
     re.compile(r"\b(?:proposed|created|made|submitted|started|posted|put forward|raised|filed)"
                r"\s+by\s+@?([A-Za-z][\w.]{1,31})", re.I),
     re.compile(r"\bby\s+@([A-Za-z][\w.]{1,31})", re.I),
+    re.compile(r"\b(?:proposals?|polls?|ideas?|votes?|suggestions?|anything|everything|ones|"
+               r"something)\s+(?:(?:that\s+)?(?:was|were)\s+)?(?:made\s+|created\s+|"
+               r"submitted\s+|started\s+|posted\s+)?(?:by|from)\s+@?([A-Za-z][\w.]{1,31})", re.I),
     re.compile(r"\b(?:did|has|have)\s+@?([A-Za-z][\w.]{1,31})\s+"
                r"(?:make|made|propose|proposed|create|created|submit|submitted|start|started|post)",
                re.I),
@@ -121,7 +124,8 @@ STOP_WORDS = frozenset(
     someone anyone everyone community members member idea ideas suggestion suggestions make
     makes create creates submit submits start starts post posts raise raises everything right
     mention mentions mentioning contain contains containing include includes discuss discusses
-    discussing decide decides happen happened happening going go goes went status state upcoming
+    discussing decide decides getting gets got happen happened happening going go goes went
+    status state upcoming
     """.split()
 )
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'&+-]*")
