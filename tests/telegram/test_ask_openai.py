@@ -7,18 +7,9 @@ from typing import Any
 
 from app.services.llm.openai_backend import FENCE_CLOSE, FENCE_OPEN, OpenAIBackend
 from tests.conftest import BotHarness
+from tests.support.fake_openai import DEFAULT_ANALYSIS as ANALYSIS
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.telegram.helpers import create_via_bot
-
-ANALYSIS = {
-    "intent": "query_proposals",
-    "content_keywords": "garden",
-    "status": "open",
-    "proposal_type": None,
-    "date_phrase": None,
-    "date_field": None,
-    "proposer": None,
-}
 
 
 def _model(body: dict[str, Any]) -> str:

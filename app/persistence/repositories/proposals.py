@@ -55,12 +55,13 @@ def _with_proposer() -> Select[Any]:  # SQLAlchemy 2.1 types rows as tuples
 
 def _criteria(
     stmt: Select[Any],
-    status: ProposalStatus | None,
-    proposal_type: ProposalType | None,
-    date_range: tuple[datetime | None, datetime | None] | None,
-    creation_date_range: tuple[datetime | None, datetime | None] | None,
-    proposer_id: int | None,
-    ids: Sequence[int] | None,
+    *,
+    status: ProposalStatus | None = None,
+    proposal_type: ProposalType | None = None,
+    date_range: tuple[datetime | None, datetime | None] | None = None,
+    creation_date_range: tuple[datetime | None, datetime | None] | None = None,
+    proposer_id: int | None = None,
+    ids: Sequence[int] | None = None,
 ) -> Select[Any]:
     """The WHERE clauses /ask's filters become; ranges are half-open [start, end)."""
     if status is not None:
@@ -181,9 +182,14 @@ class ProposalRepository:
 
         Newest first, or soonest deadline first (what "open" questions want)."""
         stmt = _criteria(
-            _with_proposer(), status, proposal_type, date_range, creation_date_range,
-            proposer_id, ids,
-        )  # fmt: skip
+            _with_proposer(),
+            status=status,
+            proposal_type=proposal_type,
+            date_range=date_range,
+            creation_date_range=creation_date_range,
+            proposer_id=proposer_id,
+            ids=ids,
+        )
         order = (
             (ProposalRow.deadline_at, ProposalRow.id)
             if soonest_deadline_first
@@ -195,31 +201,13 @@ class ProposalRepository:
         rows = (await self.session.execute(stmt)).all()
         return [to_proposal(r[0], r[1]) for r in rows]
 
-    async def count_proposals_by_dynamic_criteria(
-        self,
-        *,
-        status: ProposalStatus | None = None,
-        proposal_type: ProposalType | None = None,
-        date_range: tuple[datetime | None, datetime | None] | None = None,
-        creation_date_range: tuple[datetime | None, datetime | None] | None = None,
-        proposer_id: int | None = None,
-    ) -> int:
-        stmt = _criteria(
-            select(func.count()).select_from(ProposalRow), status, proposal_type, date_range,
-            creation_date_range, proposer_id, None,
-        )  # fmt: skip
+    async def count_proposals_by_dynamic_criteria(self, **criteria: Any) -> int:
+        """How many proposals match; the same criteria as find_proposals_by_dynamic_criteria."""
+        stmt = _criteria(select(func.count()).select_from(ProposalRow), **criteria)
         return int(await self.session.scalar(stmt) or 0)
 
     async def search_text(
-        self,
-        patterns: Sequence[str],
-        *,
-        status: ProposalStatus | None = None,
-        proposal_type: ProposalType | None = None,
-        date_range: tuple[datetime | None, datetime | None] | None = None,
-        creation_date_range: tuple[datetime | None, datetime | None] | None = None,
-        proposer_id: int | None = None,
-        limit: int = 200,
+        self, patterns: Sequence[str], *, limit: int = 200, **criteria: Any
     ) -> list[Proposal]:
         """Proposals whose title or description contains any of ``patterns``
         (case-insensitive substrings), within the criteria; the caller scores them."""
@@ -229,10 +217,7 @@ class ProposalRepository:
         for pattern in patterns:
             like = "%" + pattern.replace("\\", "").replace("%", "").replace("_", "") + "%"
             hits += [ProposalRow.title.ilike(like), ProposalRow.description.ilike(like)]
-        stmt = _criteria(
-            _with_proposer(), status, proposal_type, date_range, creation_date_range,
-            proposer_id, None,
-        ).where(or_(*hits))  # fmt: skip
+        stmt = _criteria(_with_proposer(), **criteria).where(or_(*hits))
         stmt = stmt.order_by(ProposalRow.created_at.desc()).limit(limit)
         rows = (await self.session.execute(stmt)).all()
         return [to_proposal(r[0], r[1]) for r in rows]
