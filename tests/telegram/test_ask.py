@@ -140,3 +140,15 @@ async def test_admin_and_member_get_the_same_answer(bot: BotHarness) -> None:
     member = await bot.send("/ask what is open?")
     admin = await bot.send("/ask what is open?", user_id=ADMIN_ID)
     assert member == admin
+
+
+async def test_filters_and_words_on_postgresql(pg_bot: BotHarness) -> None:
+    garden = await create_via_bot(pg_bot, "Garden beds; Build raised GARDEN beds; Yes, No")
+    await create_via_bot(pg_bot, "Pizza party; Friday pizza; Yes, No")
+    await create_via_bot(pg_bot, "Garden ideas; What to plant in the garden?; FREEFORM")
+    [answer] = await pg_bot.send("/ask which polls about gardening were created this week?")
+    assert answer.startswith(
+        "I found 1 multiple-choice proposal about “gardening” created between "
+        "16 Nov 2026 and 22 Nov 2026."
+    )
+    assert f"#{garden} Garden beds" in answer
