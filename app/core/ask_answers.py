@@ -22,6 +22,7 @@ from app.nlp.key_terms import word_forms
 
 LIST_LIMIT = 25
 EXCERPT = 300
+MAX_SENTENCE = 280  # a "sentence" from a table or a list can run on
 NOT_FOUND = (
     "I couldn't find any proposals matching your query: '{query}'. "
     "You can try rephrasing or broadening your search."
@@ -194,7 +195,8 @@ def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> li
             order += 1
     top = sorted(scored, reverse=True)[:limit]
     chosen = [s for o, _, s in sorted(top, key=lambda t: -t[1]) if s and (o or not wanted)]
-    return chosen or [scored[0][2]] if scored else []
+    chosen = chosen or ([scored[0][2]] if scored else [])
+    return [c if len(c) <= MAX_SENTENCE else c[: MAX_SENTENCE - 1].rstrip() + "…" for c in chosen]
 
 
 def documents_lead(question: str, hits: Sequence[DocumentHit]) -> str:

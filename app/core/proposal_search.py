@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.core.ask_models import AskFilters
+from app.core.ask_models import DEADLINE, AskFilters
 from app.domain.models import Proposal, ProposalStatus
 from app.nlp.ask_analysis import STOP_WORDS
 from app.nlp.key_terms import word_forms
@@ -169,11 +169,13 @@ class ProposalSearch:
 
     async def _filtered(self, filters: AskFilters) -> SearchOutcome:
         """No keywords: the filtered set itself, the most relevant first (soonest
-        deadline for open proposals, newest otherwise)."""
+        deadline for open proposals and deadline ranges, newest otherwise)."""
         async with self.db.transaction() as session:
             repo = ProposalRepository(session)
             proposals = await repo.find_proposals_by_dynamic_criteria(
-                soonest_deadline_first=filters.status is ProposalStatus.OPEN,
+                soonest_deadline_first=(
+                    filters.status is ProposalStatus.OPEN or filters.date_field == DEADLINE
+                ),
                 limit=LEXICAL_LIMIT,
                 **filters.sql(),
             )
