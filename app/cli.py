@@ -64,7 +64,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from app.telegram_handlers.bot import build_application
 
     upgrade_head(settings.resolved_database_url)
-    application = build_application(settings)
+    application = build_application(settings, freeze_gc=True)
     logger.info("starting the bot (polling)")
     application.run_polling(allowed_updates=["message", "callback_query"])
     return 0

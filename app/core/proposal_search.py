@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -32,7 +33,8 @@ from app.persistence.repositories.proposals import ProposalRepository
 from app.services.vector_db_service import PROPOSALS, VectorDBService
 
 SEMANTIC_TOP_K = 40
-LEXICAL_LIMIT = 300
+LEXICAL_LIMIT = 300  # filtered lists
+WORD_LIMIT = 120  # proposals containing the words, those with the most of them first
 # Cosine similarity of the keywords to a proposal's text (int8 MiniLM). Scores of
 # short queries are low and bunch together, so a match on meaning is judged against
 # the best match of this question: within SEMANTIC_RATIO of it and above the floor.
@@ -74,30 +76,45 @@ def keyword_terms(keywords: str | None) -> list[str]:
     return list(dict.fromkeys(w for w in words if w not in STOP_WORDS and len(w) > 1))
 
 
+@lru_cache(maxsize=65536)
+def _forms(word: str) -> frozenset[str]:
+    """word_forms, remembered: the same words recur in every search."""
+    return word_forms(word)
+
+
+@lru_cache(maxsize=4096)
 def _stem(term: str) -> str:
     """The shortest form of a word (at least MIN_STEM letters): the SQL search pattern."""
-    forms = [f for f in word_forms(term) if len(f) >= MIN_STEM] or [term]
+    forms = [f for f in _forms(term) if len(f) >= MIN_STEM] or [term]
     return min(forms, key=len)
 
 
+class _Words:
+    """The words of a text and all their forms, computed once per candidate."""
+
+    __slots__ = ("forms", "words")
+
+    def __init__(self, text: str) -> None:
+        self.words = frozenset(w.casefold() for w in _WORD.findall(text))
+        self.forms: frozenset[str] = frozenset().union(*(_forms(w) for w in self.words))
+
+    def has(self, term: str) -> bool:
+        if _forms(term) & self.forms:
+            return True
+        stem = _stem(term)  # "fund" finds "fundraising"
+        return len(stem) > MIN_STEM and any(w.startswith(stem) for w in self.words)
+
+
 def term_matches(term: str, words: Sequence[str]) -> bool:
-    forms, stem = word_forms(term), _stem(term)
-    for word in words:
-        if forms & word_forms(word):
-            return True
-        if len(stem) >= MIN_STEM + 1 and word.startswith(stem):
-            return True
-    return False
+    return _Words(" ".join(words)).has(term)
 
 
 def _coverage(terms: Sequence[str], proposal: Proposal) -> tuple[float, bool]:
     """(share of terms found anywhere, whether any is in the title)."""
-    title = [w.casefold() for w in _WORD.findall(proposal.title)]
-    body = title + [
-        w.casefold() for w in _WORD.findall(" ".join([proposal.description, *proposal.options]))
-    ]
-    found = [t for t in terms if term_matches(t, body)]
-    in_title = any(term_matches(t, title) for t in found)
+    title = _Words(proposal.title)
+    body = _Words(" ".join([proposal.title, proposal.description, *proposal.options]))
+    found = [t for t in terms if body.has(t)]
+    in_title = any(title.has(t) for t in found)
     return (len(found) / len(terms) if terms else 0.0), in_title
 
 
@@ -121,7 +138,7 @@ class ProposalSearch:
         patterns = list(dict.fromkeys(_stem(t) for t in terms))
         async with self.db.transaction() as session:
             repo = ProposalRepository(session)
-            by_text = await repo.search_text(patterns, limit=LEXICAL_LIMIT, **filters.sql())
+            by_text = await repo.search_text(patterns, limit=WORD_LIMIT, **filters.sql())
             known = {p.id for p in by_text}
             extra = [i for i in similarity if i not in known]
             by_meaning = (

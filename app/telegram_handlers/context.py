@@ -18,6 +18,7 @@ class BotData:
 
     def __init__(self) -> None:
         self.container: Container | None = None
+        self.freeze_gc = False  # after start-up; a long-running process wants it
 
 
 @dataclass

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Select, Table, bindparam, func, or_, select, update
+from sqlalchemy import Select, Table, bindparam, case, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
@@ -213,12 +213,16 @@ class ProposalRepository:
         (case-insensitive substrings), within the criteria; the caller scores them."""
         if not patterns:
             return []
-        hits = []
+        hits, weight = [], []
         for pattern in patterns:
             like = "%" + pattern.replace("\\", "").replace("%", "").replace("_", "") + "%"
-            hits += [ProposalRow.title.ilike(like), ProposalRow.description.ilike(like)]
+            in_title, in_text = ProposalRow.title.ilike(like), ProposalRow.description.ilike(like)
+            hits += [in_title, in_text]
+            weight += [case((in_title, 2), else_=0), case((in_text, 1), else_=0)]
+        # Most patterns matched (in the title counting double) first, then the newest.
         stmt = _criteria(_with_proposer(), **criteria).where(or_(*hits))
-        stmt = stmt.order_by(ProposalRow.created_at.desc()).limit(limit)
+        stmt = stmt.order_by(sum(weight[1:], weight[0]).desc(), ProposalRow.created_at.desc())
+        stmt = stmt.limit(limit)
         rows = (await self.session.execute(stmt)).all()
         return [to_proposal(r[0], r[1]) for r in rows]
 
