@@ -6,9 +6,14 @@ Benchmarks print one JSON object on stdout; everything else (logs, progress) goe
 from __future__ import annotations
 
 import asyncio
+import cProfile
+import io
 import logging
+import os
+import pstats
 import statistics
 import sys
+import warnings
 import zlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -36,6 +41,25 @@ def log_to_stderr(level: int = logging.WARNING) -> None:
         stream=sys.stderr, level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     logger.setLevel(logging.INFO)
+
+
+def start_bot_benchmark() -> None:
+    """Logs to stderr, and PTB set up as the bot and the tests run it.
+
+    PTB_TIMEDELTA opts into PTB's timedelta values (as ``app.cli`` does); the per_message
+    warning is muted because our DM conversations mix buttons and text on purpose.
+    """
+    os.environ.setdefault("PTB_TIMEDELTA", "true")
+    log_to_stderr()
+    warnings.filterwarnings("ignore", message="If 'per_message=False'")
+
+
+def write_profile(profiler: cProfile.Profile, path: str, top: int = 40) -> None:
+    """Save ``profiler``'s stats to ``path`` and print its ``top`` entries to stderr."""
+    profiler.dump_stats(path)
+    text = io.StringIO()
+    pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(top)
+    sys.stderr.write(text.getvalue())
 
 
 def _asyncpg_dsn(url: str, database: str | None = None) -> str:

@@ -14,30 +14,27 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
-import io
 import json
 import os
-import pstats
 import sys
 import time
-import warnings
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ.setdefault("PTB_TIMEDELTA", "true")
 
 from bench.common import (
     CHANNEL_ID,
     DEFAULT_URL,
     exclusive_use,
     latency_summary,
-    log_to_stderr,
     logger,
     prepare_postgres,
     settings,
+    start_bot_benchmark,
+    write_profile,
 )
 
 TARGET_VOTES_PER_SECOND = 300
@@ -175,10 +172,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await app.shutdown()
 
     if profiler is not None:
-        profiler.dump_stats(args.profile)
-        text = io.StringIO()
-        pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(40)
-        sys.stderr.write(text.getvalue())
+        write_profile(profiler, args.profile)
 
     votes_per_second = args.voters / elapsed if elapsed > 0 else float("inf")
     return {
@@ -210,8 +204,7 @@ async def guarded(args: argparse.Namespace) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    log_to_stderr()
-    warnings.filterwarnings("ignore", message="If 'per_message=False'")
+    start_bot_benchmark()
     if args.uvloop:
         import uvloop
 
