@@ -31,11 +31,18 @@ from app.core.command_reference import HelpIndex
 from app.core.document_service import DocumentService
 from app.core.graph_results import AskResult
 from app.core.graph_service import GraphService
+from app.core.proposal_facts import proposal_source
 from app.core.proposal_search import ProposalSearch, keyword_terms
 from app.domain.clock import Clock
 from app.domain.errors import NotFoundError, ValidationError
 from app.domain.models import Proposal
-from app.nlp.ask_analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS, AskAnalysis
+from app.nlp.ask_analysis import (
+    DOC_WORDS,
+    INTENT_DOCS,
+    INTENT_FACTS,
+    INTENT_PROPOSALS,
+    AskAnalysis,
+)
 from app.nlp.dates import parse_date_range
 from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository
@@ -50,7 +57,9 @@ DOC_MARGIN = 0.15  # keep passages near the best one
 RELATED_DOC = 0.45  # a document worth mentioning under a proposal or fact answer
 FACTS_SHOWN = 8
 FACT_STRONG = 0.5  # a fact that names the question's entity and relation
+FACT_NAMED = 0.4  # a fact about an entity the question names
 DOC_STRONG = 0.45  # a passage clearly about the question
+PROPOSAL_SOURCE = proposal_source(0).split(":")[0] + ":"
 SELF = {"me", "i", "my", "myself", "mine"}
 
 HOW_TO_ASK = (
@@ -117,7 +126,7 @@ class ContextService:
         analysis = await self.llm.analyze_ask_query(text)
         if analysis.intent == INTENT_PROPOSALS:
             return await self._proposals(text, analysis, user_id)
-        return await self._knowledge(text, analysis, await self._embed(text))
+        return await self._knowledge(text, analysis, await self._embed(text), user_id)
 
     async def answer_about_proposal(
         self, proposal: Proposal, question: str, asked: str
@@ -218,14 +227,20 @@ class ContextService:
         return filters, notes
 
     async def _proposals(
-        self, text: str, analysis: AskAnalysis, user_id: int | None
+        self,
+        text: str,
+        analysis: AskAnalysis,
+        user_id: int | None,
+        embedding: np.ndarray | None = None,
     ) -> AskResponse:
+        """``embedding``: the question's, when it was already embedded (one per /ask)."""
         filters, notes = await self._filters(analysis, user_id)
         topic = analysis.content_keywords or ""
         if analysis.proposer and filters.proposer_id is None and notes:
             topic = f"{topic} {analysis.proposer}"
         keywords = " ".join(keyword_terms(topic)) or None
-        embedding = await self._embed(keywords) if keywords else None
+        if embedding is None and keywords:
+            embedding = await self._embed(keywords)
         outcome = await self.search.search(filters, keywords, embedding)
         found = outcome.proposals[: say.LIST_LIMIT]
         related = (
@@ -291,13 +306,21 @@ class ContextService:
         ]
 
     async def _knowledge(
-        self, text: str, analysis: AskAnalysis, embedding: np.ndarray
+        self, text: str, analysis: AskAnalysis, embedding: np.ndarray, user_id: int | None
     ) -> AskResponse:
         """Documents and facts are both searched; the stronger source answers. A question
         typed in lower case ("who manages the garden") reads the same as a documents
-        question to the rules, so the data decides, with the analysis as tie-breaker."""
-        passages, facts = await asyncio.gather(
-            self._passages(text, embedding), self._graph_answer(text)
+        question to the rules, so the data decides, with the analysis as tie-breaker.
+        A bare topic ("when is the holiday party?") may be a proposal's: when no source
+        is clearly about it and a proposal contains all its words, proposals answer."""
+        topic_only = analysis.intent == INTENT_DOCS and not DOC_WORDS.search(text)
+        keywords = " ".join(keyword_terms(analysis.content_keywords)) or None
+        passages, facts, by_words = await asyncio.gather(
+            self._passages(text, embedding),
+            self._graph_answer(text),
+            self.search.search(AskFilters(), keywords, None)
+            if topic_only and keywords
+            else _nothing(),
         )
         doc_strength = passages[0].similarity if passages else 0.0
         fact_strength = 0.0
@@ -306,9 +329,15 @@ class ContextService:
             fact_strength = 1.0 if complete else facts.relevant_facts[0].relevance
         if analysis.intent == INTENT_FACTS:
             use_facts = fact_strength >= FACT_STRONG or (fact_strength > 0 and not passages)
-        else:
-            use_facts = fact_strength >= FACT_STRONG and doc_strength < DOC_STRONG
+        else:  # an entity the graph knows beats a passage only loosely about it
+            use_facts = fact_strength >= FACT_NAMED and fact_strength > doc_strength + 0.05
             use_facts = use_facts or (fact_strength > 0 and not passages)
+        # Facts drawn from proposals say less than the proposals themselves.
+        own_facts = use_facts and facts is not None and not _from_proposals(facts)
+        strongest = max(doc_strength, fact_strength if own_facts else 0.0)
+        if by_words and any(r.coverage == 1.0 for r in by_words.ranked) and strongest < DOC_STRONG:
+            as_proposals = replace(analysis, intent=INTENT_PROPOSALS)
+            return await self._proposals(text, as_proposals, user_id, embedding)
         if use_facts and facts is not None:
             return await self._facts(text, facts, passages)
         if passages:
@@ -387,6 +416,15 @@ class ContextService:
             facts=facts,
             documents=related[:2],
         )
+
+
+async def _nothing() -> None:
+    return None
+
+
+def _from_proposals(result: AskResult) -> bool:
+    top = result.relevant_facts[0].fact if result.relevant_facts else None
+    return top is not None and top.source.startswith(PROPOSAL_SOURCE)
 
 
 _TARGET = re.compile(r"^\s*(#)?(\d{1,10})\b[\s:,.-]*(.*)$", re.S)

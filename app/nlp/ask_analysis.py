@@ -33,7 +33,7 @@ class AskAnalysis:
 
 PROPOSAL_WORDS = re.compile(
     r"\b(proposals?|propos(?:e|ed|es|ing)|polls?|votes?|voting|voted|ballots?|motions?|"
-    r"initiatives?|suggestions?|ideas?|decisions?|decide[ds]?|deadlines?|upcoming)\b",
+    r"initiatives?|suggestions?|suggest(?:ed|s|ing)?|ideas?|decisions?|decide[ds]?|deadlines?|upcoming)\b",
     re.I,
 )
 DOC_WORDS = re.compile(
@@ -74,7 +74,7 @@ TYPE_PATTERNS: list[tuple[re.Pattern[str], ProposalType]] = [
     ),
 ]
 CREATION_WORDS = re.compile(
-    r"\b(created|proposed|made|started|submitted|posted|opened|launched|new|added|raised|"
+    r"\b(created|proposed|suggested|made|started|submitted|posted|opened|launched|new|added|raised|"
     r"put forward|filed)\b",
     re.I,
 )
@@ -124,8 +124,8 @@ STOP_WORDS = frozenset(
     someone anyone everyone community members member idea ideas suggestion suggestions make
     makes create creates submit submits start starts post posts raise raises everything right
     mention mentions mentioning contain contains containing include includes discuss discusses
-    discussing decide decides getting gets got happen happened happening going go goes went
-    status state upcoming
+    discussing suggest suggested suggests decide decides getting gets got happen happened
+    happening going go goes went status state upcoming
     """.split()
 )
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'&+-]*")

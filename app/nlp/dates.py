@@ -80,6 +80,11 @@ _RE_DAY_SPAN = re.compile(
     rf"(?P<mon>{_MON}) (?P<a>{_DAYNUM}) ?- ?(?P<b>{_DAYNUM})(?P<y>,? {_YEAR})?"
 )
 _RE_OPEN = re.compile(rf"(?P<kw>{_OPEN_KW}) (?P<x>.+)")
+# A whole period (a week, a month, a year), as opposed to a day: "from" it means in it.
+_RE_PERIOD = re.compile(
+    rf"(?:(?:the )?(?:last|previous|this|next|past|current) (?:week|month|year))|"
+    rf"(?:(?:last|this|next) )?{_MON}(?:,? {_YEAR})?|{_YEAR}"
+)
 _RE_REL = re.compile(
     rf"(?P<the>the )?(?P<q>{'|'.join(_SIGN)}|this|current)(?: (?P<n>{_NUM}))? (?P<unit>{_UNITS})s?"
 )
@@ -266,7 +271,8 @@ def parse_date_range(phrase: str, now: datetime, tz: str) -> DateRange | None:
 
     Choices (questions are usually about the past):
     - "before X" ends where X starts; "until/by/through X" include X's last day.
-    - "since/from X" start where X starts; "after X" starts when X is over.
+    - "since/from X" start where X starts; "after X" starts when X is over; but "from"
+      a whole week, month or year ("from last month", "from July") means in it.
     - "past/last N units", "the last week", "past month" are rolling [now - N, now);
       "next N units" is [now, now + N). "last/this/next week|weekend|month|year" with
       no number and no "the" are calendar periods (weeks start on Monday).
@@ -291,6 +297,8 @@ def parse_date_range(phrase: str, now: datetime, tz: str) -> DateRange | None:
                 return DateRange(None, x.start)
             if m["kw"] in ("until", "till", "up to", "through", "by"):
                 return DateRange(None, x.end)
+            if m["kw"] == "from" and _RE_PERIOD.fullmatch(m["x"]):
+                return x  # "proposals from last month": that month, not since
             return DateRange(x.end if m["kw"] == "after" else x.start, None)
         if (m := _RE_SPAN.fullmatch(text)) and (found := _span(m["a"], m["b"], now, zone)):
             return found

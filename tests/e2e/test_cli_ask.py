@@ -114,3 +114,23 @@ def test_plain_output_is_the_bot_answer_text(
     assert "give a QUESTION or --batch FILE" in capsys.readouterr().err
     assert main(["ask", "#99", "what?", "--now", NOW]) == 2
     assert "There is no proposal #99." in capsys.readouterr().err
+
+
+def test_the_stronger_source_answers_a_bare_topic(
+    seeded: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    batch = seeded / "questions.txt"
+    batch.write_text(
+        "when is the pizza party?\nwhere does the green committee meet?\n"
+        "show me proposals from last month\n"
+    )
+    assert main(["ask", "--batch", str(batch), "--now", NOW, "--json"]) == 0
+    pizza, committee, october = json_lines(capsys)
+    assert pizza["intent"] == "query_proposals" and pizza["proposals"] == [1]
+    assert committee["intent"] == "query_facts"
+    assert committee["facts"][0] == {
+        "subject": "Green Committee", "predicate": "meets in", "object": "Room 3"
+    }  # fmt: skip
+    assert october["filters"]["start"] == "2026-10-01T00:00:00+00:00"
+    assert october["filters"]["end"] == "2026-11-01T00:00:00+00:00"
+    assert october["proposals"] == [3]

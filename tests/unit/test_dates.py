@@ -70,6 +70,11 @@ RANGES = [
     ("since last week", SUNDAY, "UTC", utc(2026, 11, 9), None),
     ("after May 1", SUNDAY, "UTC", utc(2026, 5, 2), None),
     ("from May 1", SUNDAY, "UTC", utc(2026, 5, 1), None),
+    # "from" a whole period means in it: "proposals from last month"
+    ("from last month", SUNDAY, "UTC", utc(2026, 10, 1), utc(2026, 11, 1)),
+    ("from July", SUNDAY, NY, utc(2026, 7, 1, 4), utc(2026, 8, 1, 4)),
+    ("from 2025", SUNDAY, "UTC", utc(2025, 1, 1), utc(2026, 1, 1)),
+    ("from last week", SUNDAY, BERLIN, utc(2026, 11, 8, 23), utc(2026, 11, 15, 23)),
     # --- spans, both ends inclusive
     ("between May 1 and May 10", SUNDAY, "UTC", utc(2026, 5, 1), utc(2026, 5, 11)),
     ("from May 1 to May 10", SUNDAY, "UTC", utc(2026, 5, 1), utc(2026, 5, 11)),
