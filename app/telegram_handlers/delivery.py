@@ -13,7 +13,6 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Time
 
 from app.domain.interfaces import DeliveryError
 from app.domain.models import OutboxKind, OutboxMessage, Proposal
-from app.services.charts import results_chart_png
 from app.telegram_handlers.formatting import h, render_channel_post
 from app.telegram_handlers.keyboards import post_keyboard
 from app.telegram_handlers.results_view import (
@@ -90,6 +89,9 @@ class TelegramSender:
         )
 
     async def _chart(self, chat: str, proposal: Proposal) -> Message:
+        # matplotlib (~30 MB) loads with the first chart, not with the bot.
+        from app.services.charts import results_chart_png
+
         png = await asyncio.to_thread(results_chart_png, proposal.title, proposal.raw_results or {})
         return await self.bot.send_photo(
             chat_id=chat,

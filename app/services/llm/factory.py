@@ -7,13 +7,14 @@ A key means a model answers first (any OpenAI-compatible server, through
 from __future__ import annotations
 
 from app.config import Settings
-from app.services.llm.openai_backend import OpenAIBackend
 from app.services.llm.service import LLMService
 
 
 def build_llm_service(settings: Settings) -> LLMService:
     if not settings.openai_api_key:
         return LLMService()
+    from app.services.llm.openai_backend import OpenAIBackend  # the openai package: ~20 MB
+
     backend = OpenAIBackend(
         settings.openai_api_key,
         base_url=settings.openai_base_url,
