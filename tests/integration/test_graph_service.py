@@ -310,6 +310,16 @@ async def test_delete_by_source_leaves_other_facts(graph: GraphService) -> None:
         await graph.delete_by_source("manual")
 
 
+async def test_a_manual_fact_survives_a_source_deriving_the_same_triple(
+    graph: GraphService,
+) -> None:
+    await graph.store_fact("Policy", "allows", "dogs", 0.7)
+    await graph.replace_sources({"document:abc": [("policy", "ALLOWS", "Dogs")]})
+    await graph.replace_sources({"document:abc": []})  # the document changed
+    found = (await graph.find_facts({"subject": "policy"})).as_dict()["facts"]
+    assert [(f["object"], f["confidence"]) for f in found] == [("dogs", 0.7)]
+
+
 async def _proposal(db: Database, title: str, username: str, user_id: int) -> int:
     async with db.transaction() as session:
         await UserRepository(session).upsert(User(user_id, username), NOW)

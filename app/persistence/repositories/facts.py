@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import bindparam, delete, func, literal_column, select, text, union_all
+from sqlalchemy import bindparam, case, delete, func, literal_column, select, text, union_all
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.nlp.key_terms import normalize
@@ -254,7 +254,8 @@ class FactRepository:
     # -- writes --------------------------------------------------------------------------
 
     async def upsert_many(self, facts: Iterable[NewFact], now: datetime) -> None:
-        """Store facts; a triple already present gets the new confidence and source."""
+        """Store facts; a triple already present gets the new confidence and source,
+        unless an admin added it by hand and the new one is derived."""
         values = [
             {
                 "subject": f.subject, "predicate": f.predicate, "object": f.object,
@@ -266,9 +267,15 @@ class FactRepository:
         if not values:
             return
         stmt = dialect_insert(self.session, FactRow)
+        # A fact an admin added stays theirs when a proposal or document later derives
+        # the same triple: otherwise re-syncing that source would delete it.
+        keep = (FactRow.source == MANUAL) & (stmt.excluded.source != MANUAL)
         stmt = stmt.on_conflict_do_update(
             index_elements=[FactRow.subject_norm, FactRow.predicate_norm, FactRow.object_norm],
-            set_={"confidence": stmt.excluded.confidence, "source": stmt.excluded.source},
+            set_={
+                "confidence": case((keep, FactRow.confidence), else_=stmt.excluded.confidence),
+                "source": case((keep, FactRow.source), else_=stmt.excluded.source),
+            },
         )
         await self.session.execute(stmt, values)
 
