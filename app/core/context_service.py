@@ -26,11 +26,13 @@ from zoneinfo import ZoneInfo
 import numpy as np
 
 from app.core import ask_answers as say
+from app.core import knowledge_answers
 from app.core.ask_models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
 from app.core.command_reference import HelpIndex
 from app.core.document_service import DocumentService
 from app.core.graph_results import AskResult
 from app.core.graph_service import GraphService
+from app.core.knowledge_answers import RELATED_DOC
 from app.core.proposal_facts import proposal_source
 from app.core.proposal_search import ProposalSearch, keyword_terms
 from app.domain.clock import Clock
@@ -54,7 +56,6 @@ MAX_QUESTION = 500
 DOC_TOP_K = 5
 DOC_FLOOR = 0.25  # below this a passage is not about the question
 DOC_MARGIN = 0.15  # keep passages near the best one
-RELATED_DOC = 0.45  # a document worth mentioning under a proposal or fact answer
 FACTS_SHOWN = 8
 FACT_STRONG = 0.5  # a fact that names the question's entity and relation
 FACT_NAMED = 0.4  # a fact about an entity the question names
@@ -339,11 +340,11 @@ class ContextService:
             as_proposals = replace(analysis, intent=INTENT_PROPOSALS)
             return await self._proposals(text, as_proposals, user_id, embedding)
         if use_facts and facts is not None:
-            return await self._facts(text, facts, passages)
+            return await knowledge_answers.facts(text, facts, passages, self.llm)
         if passages:
-            return await self._documents(text, passages)
+            return await knowledge_answers.documents(text, passages, self.llm)
         if facts is not None and facts.chain is not None:  # steps taken, nothing at the end
-            return await self._facts(text, facts, passages)
+            return await knowledge_answers.facts(text, facts, passages, self.llm)
         return AskResponse(
             question=text,
             intent=analysis.intent,
@@ -356,66 +357,6 @@ class ContextService:
             return await self.graph.ask_question(text, max_results=FACTS_SHOWN)
         except ValidationError:  # nothing in the question to look up
             return None
-
-    async def _documents(self, text: str, hits: list[DocumentHit]) -> AskResponse:
-        context = AnswerContext(
-            question=text,
-            lead=say.documents_lead(text, hits),
-            evidence=[f"From “{h.title}”: {' '.join(h.content.split())}" for h in hits],
-            cited_documents=frozenset(h.title for h in hits),
-            kind="documents",
-        )
-        answer = [await self.llm.write_lead(context), say.sources(hits), say.documents_how(hits)]
-        return AskResponse(
-            question=text,
-            intent=INTENT_DOCS,
-            answer="\n\n".join(answer),
-            content_keywords=" ".join(keyword_terms(text)) or None,
-            documents=hits,
-        )
-
-    async def _facts(
-        self, text: str, result: AskResult, passages: list[DocumentHit]
-    ) -> AskResponse:
-        facts = [s.fact for s in result.relevant_facts]
-        chain = result.chain
-        lead = result.answer_text if facts else say.NO_ANSWER
-        if chain is not None and not chain.complete:  # spec 003: steps taken, no final answer
-            closest = "; ".join(f"{f.subject} {f.predicate} {f.object}" for f in facts[:3])
-            lead = chain.explain() + (f" The closest facts I found: {closest}." if facts else "")
-        context = AnswerContext(
-            question=text,
-            lead=lead,
-            evidence=[f"{f.subject} {f.predicate} {f.object}" for f in facts],
-            kind="facts",
-        )
-        terms = ", ".join(f"“{t}”" for t in result.key_terms[:4])
-        found = say.plural(len(facts), "relevant fact")
-        if chain is not None and chain.complete:
-            how = (
-                f"How I found this: I followed the connections from “{chain.anchor}” "
-                "step by step in the knowledge graph."
-            )
-        elif chain is not None:
-            how = (
-                f"How I found this: I tried to follow the connections from “{chain.anchor}”, "
-                f"but the path stopped; then I looked up {terms} ({found})."
-            )
-        else:
-            how = f"How I found this: I looked up {terms} in the knowledge graph ({found})."
-        related = [h for h in passages if h.similarity >= RELATED_DOC]
-        sections = [await self.llm.write_lead(context) if facts else lead]
-        if related:
-            sections.append(say.sources(related[:2]).replace("Sources:", "Related documents:"))
-        sections.append(how)
-        return AskResponse(
-            question=text,
-            intent=INTENT_FACTS,
-            answer="\n\n".join(sections),
-            content_keywords=" ".join(result.key_terms) or None,
-            facts=facts,
-            documents=related[:2],
-        )
 
 
 async def _nothing() -> None:
