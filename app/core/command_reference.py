@@ -120,6 +120,12 @@ class HelpIndex:
         self._forms = [_forms(e.searchable) for e in REFERENCE]
 
     async def best(self, question: str, embedding: np.ndarray, limit: int = 3) -> list[HelpEntry]:
+        return [entry for _, entry in await self.scored(question, embedding, limit)]
+
+    async def scored(
+        self, question: str, embedding: np.ndarray, limit: int = 3
+    ) -> list[tuple[float, HelpEntry]]:
+        """The best entries with their scores, best first."""
         if self._vectors is None:
             self._vectors = await self._embed([e.searchable for e in REFERENCE])
         asked = _forms(question)
@@ -131,4 +137,5 @@ class HelpIndex:
             scored.append((float(similarity[index]) + 0.12 * min(shared, 3) + named, index))
         scored.sort(reverse=True)
         top = scored[0][0] if scored else 0.0
-        return [REFERENCE[i] for score, i in scored[:limit] if score >= max(HELP_FLOOR, top - 0.15)]
+        bar = max(HELP_FLOOR, top - 0.15)
+        return [(score, REFERENCE[i]) for score, i in scored[:limit] if score >= bar]

@@ -28,7 +28,7 @@ import numpy as np
 from app.core import ask_answers as say
 from app.core import knowledge_answers
 from app.core.ask_models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
-from app.core.command_reference import HelpIndex
+from app.core.command_reference import HelpEntry, HelpIndex
 from app.core.document_service import DocumentService
 from app.core.graph_results import AskResult
 from app.core.graph_service import GraphService
@@ -40,6 +40,7 @@ from app.domain.errors import NotFoundError, ValidationError
 from app.domain.models import Proposal
 from app.nlp.ask_analysis import (
     DOC_WORDS,
+    HOW_TO,
     INTENT_DOCS,
     INTENT_FACTS,
     INTENT_PROPOSALS,
@@ -58,6 +59,7 @@ DOC_FLOOR = 0.25  # below this a passage is not about the question
 DOC_MARGIN = 0.15  # keep passages near the best one
 FACTS_SHOWN = 8
 FACT_STRONG = 0.5  # a fact that names the question's entity and relation
+HELP_STRONG = 0.6  # the manual clearly covers a how-to question
 FACT_NAMED = 0.4  # a fact about an entity the question names
 DOC_STRONG = 0.45  # a passage clearly about the question
 PROPOSAL_SOURCE = proposal_source(0).split(":")[0] + ":"
@@ -114,13 +116,16 @@ class ContextService:
         """Answer a question; "#12 ..." (or "12 ..." when proposal 12 exists) asks about
         one proposal and its documents."""
         text = check_question(question)
-        if (target := _TARGET.match(text)) is not None:
-            proposal_id, rest = int(target.group(2)), target.group(3).strip()
+        target = _TARGET.match(text) or _MENTION.search(text)
+        if target is not None:
+            proposal_id = int(target.group(2))
+            rest = " ".join(f"{text[: target.start(2) - len(target.group(1) or '')]} "
+                            f"{text[target.end(2):]}".split()).strip(" :,.-")  # fmt: skip
             async with self.db.transaction() as session:
                 proposal = await ProposalRepository(session).get_proposal_by_id(proposal_id)
             if proposal is not None:
                 return await self.answer_about_proposal(proposal, rest, text)
-            if target.group(1):
+            if target.re is _TARGET and target.group(1):
                 raise NotFoundError(
                     f"There is no proposal #{proposal_id}. Send /proposals to see them all."
                 )
@@ -172,6 +177,9 @@ class ContextService:
         """/help <question>: the same retrieval and answer steps, over the bot's manual."""
         text = check_question(question)
         entries = await self.help.best(text, await self._embed(text))
+        return await self._help(text, entries)
+
+    async def _help(self, text: str, entries: list[HelpEntry]) -> AskResponse:
         if not entries:
             return AskResponse(
                 question=text,
@@ -339,6 +347,10 @@ class ContextService:
         if by_words and any(r.coverage == 1.0 for r in by_words.ranked) and strongest < DOC_STRONG:
             as_proposals = replace(analysis, intent=INTENT_PROPOSALS)
             return await self._proposals(text, as_proposals, user_id, embedding)
+        if HOW_TO.match(text) and doc_strength < DOC_STRONG:  # "how do I vote?"
+            manual = await self.help.scored(text, embedding)
+            if manual and manual[0][0] >= HELP_STRONG:
+                return await self._help(text, [entry for _, entry in manual])
         if use_facts and facts is not None:
             return await knowledge_answers.facts(text, facts, passages, self.llm)
         if passages:
@@ -369,3 +381,5 @@ def _from_proposals(result: AskResult) -> bool:
 
 
 _TARGET = re.compile(r"^\s*(#)?(\d{1,10})\b[\s:,.-]*(.*)$", re.S)
+# "tell me about proposal 41", "what are the options of #12"
+_MENTION = re.compile(r"(#|\bproposal\s+(?:#|no\.?\s*|number\s+)?)(\d{1,10})\b", re.I)

@@ -125,7 +125,8 @@ STOP_WORDS = frozenset(
     makes create creates submit submits start starts post posts raise raises everything right
     mention mentions mentioning contain contains containing include includes discuss discusses
     discussing suggest suggested suggests decide decides getting gets got happen happened
-    happening going go goes went status state upcoming
+    happening going go goes went status state upcoming collect collected collecting latest
+    newest
     """.split()
 )
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'&+-]*")
@@ -172,9 +173,15 @@ def _keywords(text: str, drop: set[str]) -> str | None:
     return " ".join(words) if words else None
 
 
+HOW_TO = re.compile(r"^\s*how (?:do|can|should|would|could) (?:i|we|you|one)\b|^\s*how to\b", re.I)
+
+
 def _intent(question: str, proposal_filters: bool) -> str:
-    """Proposals when they are named or filtered for; documents for how-to and policy
-    questions; facts for who/what/where/when questions about a named thing."""
+    """Documents (and the bot's manual) for how-to questions, even about proposals ("how
+    do I submit an idea?"); proposals when they are named or filtered for; documents for
+    policy questions; facts for who/what/where/when questions about a named thing."""
+    if HOW_TO.match(question):
+        return INTENT_DOCS
     if PROPOSAL_WORDS.search(question) or proposal_filters:
         return INTENT_PROPOSALS
     if DOC_WORDS.search(question):

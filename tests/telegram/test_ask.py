@@ -152,3 +152,16 @@ async def test_filters_and_words_on_postgresql(pg_bot: BotHarness) -> None:
         "16 Nov 2026 and 22 Nov 2026."
     )
     assert f"#{garden} Garden beds" in answer
+
+
+async def test_how_to_questions_use_the_manual_and_proposal_mentions_scope(
+    bot: BotHarness,
+) -> None:
+    pid = await create_via_bot(bot, "Bike room; Turn the storage room into a bike room; Yes, No")
+    [answer] = await bot.send("/ask how do I submit an idea?")
+    assert answer.startswith("Send or change your idea for a free-form proposal")
+    assert answer.endswith("How I found this: I looked your question up in my command reference.")
+    [answer] = await bot.send(f"/ask tell me about proposal {pid}")
+    assert answer.startswith(f"#{pid} “Bike room”: Turn the storage room into a bike room")
+    [answer] = await bot.send("/ask what about proposal 999?")  # not an id: part of the question
+    assert answer.startswith("I couldn't find any proposals matching your query")
