@@ -90,47 +90,39 @@ def cmd_add(args: argparse.Namespace) -> int:
     return _run(work)
 
 
-def cmd_find(args: argparse.Namespace) -> int:
+def _show(args: argparse.Namespace, result: Any, *, suggestions: bool = True) -> int:
+    """The spec's JSON with --json; otherwise the message (and the spec's next steps)."""
     from app.cli import _emit
 
+    if args.json:
+        _emit(result.as_dict())
+    else:
+        print(result.message)
+        if suggestions:
+            _print_suggestions(result.suggestions)
+    return 0
+
+
+def cmd_find(args: argparse.Namespace) -> int:
     async def work(container: Any) -> int:
         query = {"subject": args.subject, "predicate": args.predicate, "object": args.object}
-        result = await container.graph.find_facts(query, args.limit)
-        if args.json:
-            _emit(result.as_dict())
-        else:
-            print(result.message)
-            _print_suggestions(result.suggestions)
-        return 0
+        return _show(args, await container.graph.find_facts(query, args.limit))
 
     return _run(work)
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from app.cli import _emit
-
     async def work(container: Any) -> int:
         result = await container.graph.ask_question(args.question, args.context, args.max_results)
-        if args.json:
-            _emit(result.as_dict())
-        else:
-            print(result.message)
-            _print_suggestions(result.suggestions)
-        return 0
+        return _show(args, result)
 
     return _run(work)
 
 
 def cmd_explore(args: argparse.Namespace) -> int:
-    from app.cli import _emit
-
     async def work(container: Any) -> int:
         result = await container.graph.explore_connections(args.entity, args.depth)
-        if args.json:
-            _emit(result.as_dict())
-        else:
-            print(result.message)
-        return 0
+        return _show(args, result, suggestions=False)
 
     return _run(work)
 
