@@ -90,7 +90,6 @@ class DocumentHit:
     chunk_id: str
     content: str
     similarity: float
-    proposal_id: int | None = None
 
 
 @dataclass(slots=True)

@@ -33,7 +33,7 @@ from app.core.document_service import DocumentService
 from app.core.graph_results import AskResult
 from app.core.graph_service import GraphService
 from app.core.knowledge_answers import RELATED_DOC
-from app.core.proposal_facts import proposal_source
+from app.core.proposal_facts import is_proposal_source
 from app.core.proposal_search import ProposalSearch, keyword_terms
 from app.domain.clock import Clock
 from app.domain.errors import NotFoundError, ValidationError
@@ -51,7 +51,7 @@ from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository
 from app.persistence.repositories.users import UserRepository
 from app.services.llm import AnswerContext, LLMService
-from app.services.vector_db_service import CHUNKS, VectorDBService
+from app.services.vector_db_service import VectorDBService
 
 MAX_QUESTION = 500
 DOC_TOP_K = 5
@@ -62,7 +62,6 @@ FACT_STRONG = 0.5  # a fact that names the question's entity and relation
 HELP_STRONG = 0.6  # the manual clearly covers a how-to question
 FACT_NAMED = 0.4  # a fact about an entity the question names
 DOC_STRONG = 0.45  # a passage clearly about the question
-PROPOSAL_SOURCE = proposal_source(0).split(":")[0] + ":"
 SELF = {"me", "i", "my", "myself", "mine"}
 
 HOW_TO_ASK = (
@@ -150,8 +149,6 @@ class ContextService:
             evidence=[say.proposal_evidence(proposal, self.tz)]
             + [f"From “{h.title}”: {' '.join(h.content.split())}" for h in hits],
             cited_ids=frozenset({proposal.id}),
-            cited_documents=frozenset(h.title for h in hits),
-            kind="proposal",
         )
         sections = [await self.llm.write_lead(context), say.proposal_line(proposal, self.tz)]
         if proposal.options:
@@ -192,7 +189,6 @@ class ContextService:
             question=text,
             lead=f"{first.text} Use: {first.usage}",
             evidence=[f"/{e.command}: {e.usage}. {e.text}" for e in entries],
-            kind="help",
         )
         lines = [await self.llm.write_lead(context)]
         if len(entries) > 1:
@@ -263,7 +259,6 @@ class ContextService:
             lead=lead,
             evidence=[say.proposal_evidence(p, self.tz) for p in found],
             cited_ids=frozenset(p.id for p in found),
-            kind="proposals",
         )
         sections = [await self.llm.write_lead(context) if found else lead]
         if found:
@@ -294,24 +289,24 @@ class ContextService:
     async def _passages(
         self, text: str, embedding: np.ndarray, proposal_id: int | None = None
     ) -> list[DocumentHit]:
-        where = {"proposal_id": proposal_id} if proposal_id is not None else None
-        if await self.vectors.count(CHUNKS) == 0:
+        """knowledge_query with the question's embedding, cut to the passages near the best."""
+        found = await self.documents.knowledge_query(
+            text, top_k=DOC_TOP_K, proposal_id=proposal_id, embedding=embedding
+        )
+        results = found["results"]
+        if not results:
             return []
-        hits = await self.vectors.query(CHUNKS, embedding, DOC_TOP_K, where)
-        if not hits:
-            return []
-        bar = max(DOC_FLOOR, hits[0].similarity - DOC_MARGIN)
+        bar = max(DOC_FLOOR, results[0]["similarity"] - DOC_MARGIN)
         return [
             DocumentHit(
-                document_id=str(h.metadata.get("document_id")),
-                title=str(h.metadata.get("title") or "Untitled"),
-                chunk_id=h.id,
-                content=h.document,
-                similarity=h.similarity,
-                proposal_id=int(h.metadata.get("proposal_id") or 0) or None,
+                document_id=str(r["document"]["id"]),
+                title=str(r["document"]["title"] or "Untitled"),
+                chunk_id=r["chunk_id"],
+                content=r["content"],
+                similarity=r["similarity"],
             )
-            for h in hits
-            if h.similarity >= bar
+            for r in results
+            if r["similarity"] >= bar
         ]
 
     async def _knowledge(
@@ -377,7 +372,7 @@ async def _nothing() -> None:
 
 def _from_proposals(result: AskResult) -> bool:
     top = result.relevant_facts[0].fact if result.relevant_facts else None
-    return top is not None and top.source.startswith(PROPOSAL_SOURCE)
+    return top is not None and is_proposal_source(top.source)
 
 
 _TARGET = re.compile(r"^\s*(#)?(\d{1,10})\b[\s:,.-]*(.*)$", re.S)

@@ -18,8 +18,6 @@ async def documents(text: str, hits: list[DocumentHit], llm: LLMService) -> AskR
         question=text,
         lead=say.documents_lead(text, hits),
         evidence=[f"From “{h.title}”: {' '.join(h.content.split())}" for h in hits],
-        cited_documents=frozenset(h.title for h in hits),
-        kind="documents",
     )
     answer = [await llm.write_lead(context), say.sources(hits), say.documents_how(hits)]
     return AskResponse(
@@ -46,7 +44,6 @@ async def facts(
         question=text,
         lead=lead,
         evidence=[f"{f.subject} {f.predicate} {f.object}" for f in facts],
-        kind="facts",
     )
     terms = ", ".join(f"“{t}”" for t in result.key_terms[:4])
     found = say.plural(len(facts), "relevant fact")

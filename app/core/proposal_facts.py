@@ -35,8 +35,15 @@ Triple = tuple[str, str, str]
 TYPE_NAMES = {ProposalType.MULTIPLE_CHOICE: "multiple choice", ProposalType.FREE_FORM: "free form"}
 
 
+SOURCE_PREFIX = "proposal:"
+
+
 def proposal_source(proposal_id: int) -> str:
-    return f"proposal:{proposal_id}"
+    return f"{SOURCE_PREFIX}{proposal_id}"
+
+
+def is_proposal_source(source: str) -> bool:
+    return source.startswith(SOURCE_PREFIX)
 
 
 def proposer_name(proposal: Proposal) -> str:

@@ -105,10 +105,6 @@ class _Words:
         return len(stem) > MIN_STEM and any(w.startswith(stem) for w in self.words)
 
 
-def term_matches(term: str, words: Sequence[str]) -> bool:
-    return _Words(" ".join(words)).has(term)
-
-
 def _coverage(terms: Sequence[str], proposal: Proposal) -> tuple[float, bool]:
     """(share of terms found anywhere, whether any is in the title)."""
     title = _Words(proposal.title)

@@ -25,15 +25,13 @@ class AnswerContext:
     ``lead`` is the deterministic direct answer (what the offline backend says);
     ``evidence`` holds one line per retrieved item, and is untrusted data: it is
     shown to a model fenced as data, never as instructions. ``cited_ids`` are the
-    proposal ids a reply may mention; ``cited_documents`` the document titles.
+    proposal ids a reply may mention.
     """
 
     question: str
     lead: str
     evidence: list[str] = field(default_factory=list)
     cited_ids: frozenset[int] = frozenset()
-    cited_documents: frozenset[str] = frozenset()
-    kind: str = "proposals"  # proposals | documents | facts | proposal | help
 
 
 class LLMBackend(Protocol):
