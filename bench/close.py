@@ -5,7 +5,7 @@ Application runs its JobQueue (one close job per proposal plus the sweep) agains
 PostgreSQL and an offline Bot API that timestamps every accepted call. Reports the time
 from the deadline to each announcement being accepted, and closes per second.
 
-    python bench/close.py [--proposals 1000] [--votes 100] [--lead 10]
+    python bench/close.py [--proposals 1000] [--votes 100] [--lead 10] [--profile PATH]
 
 Prints one JSON object on stdout; logs go to stderr.
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import json
 import time
 from datetime import UTC, datetime, timedelta
@@ -26,6 +27,7 @@ from common import (
     log_to_stderr,
     prepare_postgres,
     settings,
+    write_profile,
 )
 from sqlalchemy import insert, select
 
@@ -36,18 +38,29 @@ from app.telegram_handlers.bot import build_application
 from tests.support.telegram import RecordingRequest
 
 
+def announcement_of(method: str, params: dict[str, Any]) -> int | None:
+    """The proposal id whose result text this accepted call is, if it is one."""
+    reply_to = (params.get("reply_parameters") or {}).get("message_id")
+    if method != "sendMessage" or reply_to is None or str(params.get("chat_id")) != CHANNEL_ID:
+        return None
+    return int(reply_to) - 10_000
+
+
 class TimedRequest(RecordingRequest):
     """Records when each Bot API call was accepted (wall clock)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.accepted: list[tuple[str, dict[str, Any], float]] = []
+        self.announced: set[int] = set()
 
     async def do_request(self, url: str, method: str, request_data: Any = None, **kw: Any) -> Any:
         result = await super().do_request(url, method, request_data, **kw)
         call = self.calls[-1]
         if not call.failed:
             self.accepted.append((call.method, call.params, time.time()))
+            if (pid := announcement_of(call.method, call.params)) is not None:
+                self.announced.add(pid)
         return result
 
 
@@ -97,10 +110,22 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     await app.initialize()
     await app.post_init(app)  # type: ignore[misc]  # arms one job per open proposal + sweep
     await app.start()  # starts the JobQueue; deadlines now fire on their own
+    # Profiles the event loop's thread from the deadline until the last result text.
+    profiler = cProfile.Profile(time.thread_time) if args.profile else None  # CPU, not waits
     try:
+        if profiler is not None:
+            await asyncio.sleep(max(0.0, deadline.timestamp() - time.time()))
+            profiler.enable()
         give_up = time.time() + args.timeout
         while time.time() < give_up:
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(0.05 if profiler is not None else 0.2)
+            if len(request.announced) >= args.proposals:
+                if profiler is not None:
+                    profiler.disable()
+                    write_profile(profiler, args.profile)
+                    profiler = None
+                if args.until_announced:
+                    break
             async with db.transaction() as session:
                 pending = await session.scalar(
                     select(OutboxRow.id).where(OutboxRow.sent_at.is_(None)).limit(1)
@@ -121,13 +146,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     charted: dict[int, float] = {}  # the bar chart that follows it
     duplicates = 0
     for method, params, at in request.accepted:
-        reply_to = (params.get("reply_parameters") or {}).get("message_id")
-        if reply_to is None or str(params.get("chat_id")) != CHANNEL_ID:
+        if (pid := announcement_of(method, params)) is not None:
+            seen = announced
+        elif method == "sendPhoto" and str(params.get("chat_id")) == CHANNEL_ID:
+            seen, pid = charted, int(params["reply_parameters"]["message_id"]) - 10_000
+        else:
             continue
-        seen = announced if method == "sendMessage" else charted if method == "sendPhoto" else None
-        if seen is None:
-            continue
-        pid = reply_to - 10_000
         duplicates += pid in seen
         seen.setdefault(pid, at)
     latencies = [announced[p] - t0 for p in sorted(announced)]
@@ -161,6 +185,14 @@ def main() -> None:
     parser.add_argument("--lead", type=float, default=15.0, help="seconds from load to deadline")
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--database-url", default=DEFAULT_URL + "_close")
+    parser.add_argument(
+        "--until-announced",
+        action="store_true",
+        help="stop once every result text is out (charts and other messages unmeasured)",
+    )
+    parser.add_argument(
+        "--profile", metavar="PATH", help="cProfile the deadline-to-last-announcement window"
+    )
     args = parser.parse_args()
     log_to_stderr()
     print(json.dumps(asyncio.run(run(args))))

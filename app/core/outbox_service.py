@@ -1,14 +1,18 @@
 """Delivers the outbox: at least once, honouring RetryAfter, backing off on faults.
 
-A message is marked sent right after Telegram accepts it. The only window for a
-duplicate is a crash between Telegram's acceptance and that mark.
+A message is marked sent right after Telegram accepts it. The marks are group
+committed: a message accepted while the previous marks are being written waits
+for the next write, which takes every mark that arrived meanwhile. An idle sender
+writes each mark at once; a busy one writes one transaction per round of
+messages instead of one per message. The only window for a duplicate is a crash
+between Telegram's acceptance and that write.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from app.domain.clock import Clock
 from app.domain.interfaces import DeliveryError, MessageSender
@@ -45,14 +49,20 @@ class OutboxService:
         self.concurrency = concurrency
         self._lock = asyncio.Lock()
         self._again = False
+        self._unmarked: dict[int, tuple[datetime, int | None]] = {}
+        self._marking = asyncio.Lock()
 
-    async def deliver_due(self) -> int:
+    async def deliver_due(self, *, wait: bool = False) -> int:
         """Send everything due now; returns how many messages this call delivered.
 
-        A call made while another delivers is folded into one more pass of it.
+        A call made while another delivers is folded into one more pass of it;
+        with ``wait`` it returns once that pass is over.
         """
         if self._lock.locked():
             self._again = True
+            if wait:
+                async with self._lock:
+                    pass
             return 0
         delivered = 0
         async with self._lock:
@@ -76,24 +86,42 @@ class OutboxService:
 
         async def one(message: OutboxMessage) -> int:
             proposal = proposals.get(message.proposal_id) if message.proposal_id else None
-            async with gate:
-                return await self._deliver_one(message, proposal)
+            async with gate:  # bounds the calls in flight, not the bookkeeping after them
+                outcome = await self._send(message, proposal)
+            if isinstance(outcome, DeliveryError):
+                await self._failed(message.id, message.attempts + 1, outcome)
+                return 0
+            await self._mark_sent(message.id, outcome)
+            return 1
 
         return sum(await asyncio.gather(*(one(m) for m in messages)))
 
-    async def _deliver_one(self, message: OutboxMessage, proposal: Proposal | None) -> int:
+    async def _send(
+        self, message: OutboxMessage, proposal: Proposal | None
+    ) -> int | DeliveryError | None:
+        """Telegram's message id (or None), or the error that kept the message from going out."""
         try:
-            result_id = await self.sender.deliver(message, proposal)
+            return await self.sender.deliver(message, proposal)
         except DeliveryError as exc:
-            await self._failed(message.id, message.attempts + 1, exc)
-            return 0
+            return exc
         except Exception:
             logger.exception("outbox message %s (%s) failed unexpectedly", message.id, message.kind)
-            await self._failed(message.id, message.attempts + 1, DeliveryError("unexpected error"))
-            return 0
-        async with self.db.transaction() as session:
-            await OutboxRepository(session).mark_sent(message.id, self.clock.now(), result_id)
-        return 1
+            return DeliveryError("unexpected error")
+
+    async def _mark_sent(self, message_id: int, result_id: int | None) -> None:
+        """Returns once this message's mark is committed (by this call or an earlier one)."""
+        self._unmarked[message_id] = (self.clock.now(), result_id)
+        async with self._marking:
+            if message_id not in self._unmarked:
+                return  # the write that just finished took it along
+            marks, self._unmarked = self._unmarked, {}
+            try:
+                async with self.db.transaction() as session:
+                    await OutboxRepository(session).mark_sent(marks)
+            except BaseException:
+                # Not written: the next write retries them (or the lease runs out).
+                self._unmarked = marks | self._unmarked
+                raise
 
     async def _failed(self, message_id: int, attempts: int, exc: DeliveryError) -> None:
         now = self.clock.now()

@@ -72,10 +72,17 @@ class JobQueueScheduler:
 
 
 async def tick_job(context: Any) -> None:
-    """A deadline or reminder time came: close what is due, queue reminders, deliver."""
+    """A deadline or reminder time came: close what is due, queue reminders, deliver.
+
+    What this tick closed has its search entry and facts refreshed once the outbox
+    has been through (announcements first).
+    """
     services = context.services
-    await services.closing.tick()
-    await services.outbox.deliver_due()
+    closed = await services.closing.tick()
+    try:
+        await services.outbox.deliver_due(wait=bool(closed))
+    finally:
+        await services.closing.refresh(closed)
 
 
 async def delivery_job(context: Any) -> None:

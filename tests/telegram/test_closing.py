@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from app.domain.models import ProposalStatus
+from app.persistence.repositories.proposals import ProposalRepository
 from app.telegram_handlers.bot import build_application
 from tests.conftest import ADMIN_ID, CHANNEL_ID, NOW, BotHarness, make_settings
 from tests.support.telegram import RecordingRequest
@@ -57,6 +58,23 @@ async def test_closes_at_the_deadline_and_announces_everywhere(bot: BotHarness) 
     ]
     assert "has closed" in dm[-1]["text"] and "Winner" in dm[-1]["text"]
     assert await bot.services.outbox.pending() == 0
+
+
+async def test_deadline_close_refreshes_facts_and_search_index(bot: BotHarness) -> None:
+    pid = await create_via_bot(bot, "Pizza party; Friday pizza; Yes, No")
+    await bot.press(f"v:{pid}:0", user_id=2001)
+    assert await bot.send("/facts open") == ["Found 1 fact:\n1. Pizza party has status open"]
+
+    bot.clock.set(NOW + timedelta(days=3))
+    await bot.run_jobs(f"close:{pid}")
+    assert await bot.services.outbox.pending() == 0
+    assert await bot.send("/facts closed") == ["Found 1 fact:\n1. Pizza party has status closed"]
+    outcome = await bot.services.graph.find_facts(
+        {"subject": "Pizza party", "predicate": "has outcome"}
+    )
+    assert [f["object"] for f in outcome.as_dict()["facts"]] == ["Yes"]
+    async with bot.services.db.transaction() as session:
+        assert await ProposalRepository(session).stale_for_index(10) == []
 
 
 async def test_votes_after_close_rejected_and_results_view(bot: BotHarness) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.domain.models import OutboxKind, OutboxMessage
@@ -80,11 +80,23 @@ class OutboxRepository:
             )
         return messages
 
-    async def mark_sent(self, message_id: int, now: datetime, result_id: int | None) -> None:
+    async def mark_sent(self, sent: dict[int, tuple[datetime, int | None]]) -> None:
+        """Mark messages sent: ``{message_id: (sent_at, Telegram's message id or None)}``."""
+        if not sent:
+            return
+        table = OutboxRow.__table__
+        stmt = (
+            update(table)
+            .where(table.c.id == bindparam("m_id"))
+            .values(
+                sent_at=bindparam("m_at"),
+                result_message_id=bindparam("m_result"),
+                attempts=table.c.attempts + 1,
+            )
+        )
         await self.session.execute(
-            update(OutboxRow)
-            .where(OutboxRow.id == message_id)
-            .values(sent_at=now, attempts=OutboxRow.attempts + 1, result_message_id=result_id)
+            stmt,
+            [{"m_id": i, "m_at": at, "m_result": result} for i, (at, result) in sent.items()],
         )
 
     async def mark_retry(self, message_id: int, next_at: datetime, reason: str) -> None:
@@ -118,8 +130,11 @@ class OutboxRepository:
         )
         return int(total or 0)
 
-    async def exists(self, dedupe_key: str) -> bool:
-        found = await self.session.scalar(
-            select(OutboxRow.id).where(OutboxRow.dedupe_key == dedupe_key).limit(1)
+    async def existing_keys(self, dedupe_keys: Sequence[str]) -> set[str]:
+        """The keys among ``dedupe_keys`` that some message already carries."""
+        if not dedupe_keys:
+            return set()
+        found = await self.session.scalars(
+            select(OutboxRow.dedupe_key).where(OutboxRow.dedupe_key.in_(list(dedupe_keys)))
         )
-        return found is not None
+        return set(found)
