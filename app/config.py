@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, field_validator
@@ -16,7 +16,10 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    # An empty value (as in .env.example) means "not set": the default applies.
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
+    )
 
     telegram_bot_token: str | None = None
     database_url: str | None = None
@@ -29,6 +32,10 @@ class Settings(BaseSettings):
     chroma_host: str | None = None
     chroma_port: int = 8000
     embedding_model_path: Path | None = None
+    # "local": the bundled ONNX model; "openai": OPENAI_BASE_URL's /v1/embeddings.
+    embedding_backend: Literal["local", "openai"] = "local"
+    openai_embedding_model: str = "text-embedding-3-small"
+    embedding_dimensions: int | None = Field(default=None, ge=1, le=8192)
     sweep_interval_seconds: float = Field(default=60.0, gt=0, le=60)
     # /ask: any OpenAI-compatible server; without a key the offline backend answers.
     openai_api_key: str | None = None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 import chromadb
 from chromadb.api import ClientAPI
@@ -51,11 +50,22 @@ class OfflineSender:
 _embedders: dict[str, Embedder] = {}
 
 
-def default_embedder(model_path: Path | None) -> Embedder:
-    """One local model per process (it loads lazily, on first use)."""
-    key = str(model_path or "")
+def default_embedder(settings: Settings) -> Embedder:
+    """One embedder per process and configuration (a local model loads on first use)."""
+    if settings.embedding_backend == "openai":
+        from app.services.openai_embeddings import OpenAIEmbedder
+
+        return OpenAIEmbedder(
+            settings.openai_embedding_model,
+            api_key=settings.openai_api_key,
+            base_url=settings.openai_base_url,
+            dimension=settings.embedding_dimensions,
+            timeout=settings.llm_timeout_seconds,
+            max_retries=settings.llm_max_retries,
+        )
+    key = str(settings.embedding_model_path or "")
     if key not in _embedders:
-        _embedders[key] = OnnxMiniLMEmbedder(model_path)
+        _embedders[key] = OnnxMiniLMEmbedder(settings.embedding_model_path)
     return _embedders[key]
 
 
@@ -90,7 +100,7 @@ class Container:
         self.db = database or Database(settings.resolved_database_url)
         self.publisher: ProposalPublisher = publisher or NullPublisher()
         self.scheduler: DeadlineScheduler = scheduler or NullScheduler()
-        self.embedder: Embedder = embedder or default_embedder(settings.embedding_model_path)
+        self.embedder: Embedder = embedder or default_embedder(settings)
         self.vectors = VectorDBService(lambda: chroma_client(settings), self.embedder)
         self.index = IndexService(self.db, self.vectors)
         self.documents = DocumentService(
