@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import Table, bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.domain.models import OutboxKind, OutboxMessage
@@ -84,7 +84,7 @@ class OutboxRepository:
         """Mark messages sent: ``{message_id: (sent_at, Telegram's message id or None)}``."""
         if not sent:
             return
-        table = OutboxRow.__table__
+        table = cast(Table, OutboxRow.__table__)  # Core: one executemany, no ORM sync
         stmt = (
             update(table)
             .where(table.c.id == bindparam("m_id"))
