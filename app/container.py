@@ -19,7 +19,9 @@ from app.core.proposal_facts import FanOutIndexer, ProposalFactsSync
 from app.core.proposal_service import ProposalService
 from app.core.results_service import ResultsService
 from app.core.submission_service import SubmissionService
-from app.core.themes import KeywordThemeSummarizer
+from app.core.themes import ThemeSummarizer
+from app.core.themes_llm import LLMThemeSummarizer
+from app.core.themes_semantic import EmbeddingThemeSummarizer
 from app.domain.clock import Clock, SystemClock
 from app.domain.interfaces import (
     DeadlineScheduler,
@@ -122,17 +124,17 @@ class Container:
         )
         self.submissions = SubmissionService(self.db, self.clock)
         self.results = ResultsService(self.db)
+        self.llm = llm or build_llm_service(settings)
         self.closing = ClosingService(
             self.db,
             self.clock,
             self.scheduler,
-            KeywordThemeSummarizer(),
+            self.theme_summarizer(),
             indexer,
             admin_ids=settings.admin_telegram_ids,
             reminder_before=settings.reminder_before,
         )
         self.outbox = OutboxService(self.db, self.clock, sender or OfflineSender())
-        self.llm = llm or build_llm_service(settings)
         self.context = ContextService(
             self.db,
             self.clock,
@@ -142,6 +144,11 @@ class Container:
             self.llm,
             settings.timezone,
         )
+
+    def theme_summarizer(self) -> ThemeSummarizer:
+        """Free-form themes: a model's when one is configured (LLMService answers None
+        without one), else groups by meaning, else (embedding failed) by keywords."""
+        return LLMThemeSummarizer(self.llm, fallback=EmbeddingThemeSummarizer(self.vectors.embed))
 
     async def migrate(self) -> None:
         await upgrade_head_async(self.db.url)

@@ -3,20 +3,24 @@
 Closing is a compare-and-set (open -> closed); the tally and the outbox rows
 for the announcement, the closed post and the proposer's DM are written in the
 same transaction, so a crash after the close loses nothing and concurrent
-closers produce one close and one announcement.
+closers produce one close and one announcement. Free-form themes may come from a
+model or the embedding model, so they are computed before that transaction, never
+inside it: after the deadline no submission can change (submissions are accepted
+only while now < deadline), and the close checks they did not.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.proposal_service import not_found
 from app.core.results import tally_free_form, tally_multiple_choice
-from app.core.themes import ThemeSummarizer
+from app.core.themes import ThemeSummarizer, summarize_themes
 from app.domain.clock import Clock
 from app.domain.errors import ConflictError, PermissionDeniedError
 from app.domain.interfaces import DeadlineScheduler, NullIndexer, ProposalIndexer
@@ -29,6 +33,14 @@ from app.persistence.repositories.submissions import SubmissionRepository
 logger = logging.getLogger(__name__)
 
 BATCH = 500
+THEME_CONCURRENCY = 4  # free-form proposals summarised at once
+
+
+class Themes(NamedTuple):
+    """A free-form proposal's themes and the submissions they were computed from."""
+
+    texts: list[str]
+    themes: list[dict[str, Any]]
 
 
 class ClosingService:
@@ -59,9 +71,17 @@ class ClosingService:
         closed: list[int] = []
         while True:
             async with self.db.transaction() as session:
-                due = await ProposalRepository(session).due_ids(now, BATCH)
-                if due:
-                    closed += await self._close(session, due, now)
+                repo = ProposalRepository(session)
+                due = await repo.due_ids(now, BATCH)
+                free_form = await repo.free_form_ids(due)
+                # Multiple choice needs no themes: it closes at once, as one batch.
+                others = sorted(set(due) - set(free_form))
+                closed += await self._close(session, others, now, {})
+                texts = await SubmissionRepository(session).contents_for_proposals(free_form)
+            if free_form:  # past the deadline their submissions can no longer change
+                themes = await self._summarize(texts)
+                async with self.db.transaction() as session:
+                    closed += await self._close(session, free_form, now, themes)
             if len(due) < BATCH:
                 break
         if closed:
@@ -83,15 +103,22 @@ class ClosingService:
         if user_id not in self.admin_ids:
             raise PermissionDeniedError("Only admins can close a proposal early.")
         now = self.clock.now()
+        texts: dict[int, list[str]] = {}
         async with self.db.transaction() as session:
-            repo = ProposalRepository(session)
-            proposal = await repo.get_proposal_by_id(proposal_id)
+            proposal = await ProposalRepository(session).get_proposal_by_id(proposal_id)
             if proposal is None:
                 raise not_found(proposal_id)
-            if proposal.status is not ProposalStatus.OPEN or not await self._close(
-                session, [proposal_id], now
-            ):
-                raise ConflictError(f"Proposal #{proposal_id} is already {proposal.status}.")
+            if proposal.proposal_type is ProposalType.FREE_FORM:
+                texts = await SubmissionRepository(session).contents_for_proposals([proposal_id])
+        if proposal.status is not ProposalStatus.OPEN:
+            raise ConflictError(f"Proposal #{proposal_id} is already {proposal.status}.")
+        themes = await self._summarize(texts)
+        async with self.db.transaction() as session:
+            repo = ProposalRepository(session)
+            if not await self._close(session, [proposal_id], now, themes):
+                current = await repo.get_proposal_by_id(proposal_id)
+                status = current.status if current else proposal.status
+                raise ConflictError(f"Proposal #{proposal_id} is already {status}.")
             closed = await repo.get_proposal_by_id(proposal_id)
         assert closed is not None
         logger.info("proposal %s closed early by an admin", proposal_id)
@@ -100,7 +127,35 @@ class ClosingService:
         await self.indexer.proposals_changed([proposal_id])
         return closed
 
-    async def _close(self, session: AsyncSession, ids: list[int], now: datetime) -> list[int]:
+    async def _summarize(self, texts: dict[int, list[str]]) -> dict[int, Themes]:
+        """Themes of each proposal's submissions, computed with no transaction open (a
+        model or the embedding model may take seconds), a few proposals at a time."""
+        slots = asyncio.Semaphore(THEME_CONCURRENCY)
+
+        async def one(pid: int, items: list[str]) -> list[dict[str, Any]]:
+            if not items:
+                return []
+            async with slots:
+                try:
+                    return await self.themes.summarize(items)
+                except Exception as exc:  # never lose a close over its summary
+                    logger.warning("themes of proposal %s failed (%s); grouping by keywords",
+                                   pid, type(exc).__name__)  # fmt: skip
+                    return summarize_themes(items)
+
+        pids = list(texts)
+        found = await asyncio.gather(*(one(pid, texts[pid]) for pid in pids))
+        return {pid: Themes(texts[pid], themes) for pid, themes in zip(pids, found, strict=True)}
+
+    async def _close(
+        self, session: AsyncSession, ids: list[int], now: datetime, themes: dict[int, Themes]
+    ) -> list[int]:
+        """Compare-and-set ``ids`` to closed and store their results and announcements.
+
+        ``themes`` are the free-form summaries computed beforehand; the submissions are
+        read again under the close, and a proposal whose submissions changed meanwhile
+        (an early close racing a late idea) is summarised by keywords right here.
+        """
         proposals_repo = ProposalRepository(session)
         closed = await proposals_repo.close_open(ids, now)
         if not closed:
@@ -118,12 +173,21 @@ class ClosingService:
                 raw, outcome = tally_multiple_choice(p.options, counts[p.id])
             else:
                 raw, outcome = tally_free_form(len(texts[p.id]))
-                raw["themes"] = await self.themes.summarize(texts[p.id]) if texts[p.id] else []
+                raw["themes"] = self._themes_of(p.id, texts[p.id], themes.get(p.id))
             results.append({"id": p.id, "outcome": outcome, "raw_results": raw})
             outbox += self._announcements(p, charted=bool(raw.get("total_votes")))
         await proposals_repo.store_results(results)
         await OutboxRepository(session).enqueue_many(outbox, now)
         return closed
+
+    @staticmethod
+    def _themes_of(pid: int, texts: list[str], ready: Themes | None) -> list[dict[str, Any]]:
+        if not texts:
+            return []
+        if ready is not None and ready.texts == texts:
+            return ready.themes
+        logger.info("submissions to proposal %s changed while closing; grouping by keywords", pid)
+        return summarize_themes(texts)
 
     @staticmethod
     def _announcements(p: Proposal, *, charted: bool) -> list[dict[str, Any]]:

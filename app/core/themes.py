@@ -8,13 +8,16 @@ sharing their core terms are then merged and named by their most common words. T
 pass visits submissions in a canonical order (most widely shared keywords first), not
 input order, and every tie is broken by counts or the alphabet, never by set or hash
 order: the same submissions in any order give the same themes. :class:`ThemeSummarizer`
-lets an LLM or embedding-based summariser replace :class:`KeywordThemeSummarizer`.
+lets a model (``themes_llm``) or the embedding model (``themes_semantic``, which reuses
+the keywords and naming here) replace :class:`KeywordThemeSummarizer`; this grouping
+is what they fall back to.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -147,15 +150,64 @@ def _cluster(keyword_lists: list[list[str]]) -> list[_Group]:
     return groups
 
 
-def _name(group: _Group, surfaces: dict[str, Counter[str]]) -> str:
-    """The 1-3 most common terms (by surface form), each in a majority of the group."""
+def surface_form(stem: str, surfaces: dict[str, Counter[str]]) -> str:
+    """The word most often written for a stem (the alphabetically first among equals)."""
+    return min(surfaces[stem].items(), key=lambda item: (-item[1], item[0]))[0]
 
-    def surface(stem: str) -> str:
-        return min(surfaces[stem].items(), key=lambda item: (-item[1], item[0]))[0]
 
-    ranked = sorted(group.terms.items(), key=lambda item: (-item[1], surface(item[0])))
+def _name(
+    group: _Group,
+    surfaces: dict[str, Counter[str]],
+    prefer: Callable[[str], float] | None = None,
+) -> str:
+    """The 1-3 most common terms (by surface form), each in a majority of the group.
+
+    Among equally common terms the one ``prefer`` scores highest comes first (the
+    alphabet decides without it, and between equal scores).
+    """
+
+    def rank(item: tuple[str, int]) -> tuple[int, float, str]:
+        stem, n = item
+        return (-n, -prefer(stem) if prefer else 0.0, surface_form(stem, surfaces))
+
+    ranked = sorted(group.terms.items(), key=rank)
     picked = [stem for i, (stem, n) in enumerate(ranked[:3]) if i == 0 or 2 * n > group.size]
-    return ", ".join(surface(stem) for stem in picked)
+    return ", ".join(surface_form(stem, surfaces) for stem in picked)
+
+
+def keyword_lists(texts: list[str]) -> tuple[list[list[str]], dict[str, Counter[str]]]:
+    """Each text's keyword stems, and the surface forms seen for every stem."""
+    surfaces: dict[str, Counter[str]] = {}
+    return [_keywords(text, surfaces) for text in texts], surfaces
+
+
+def name_group(
+    members: list[list[str]],
+    surfaces: dict[str, Counter[str]],
+    prefer: Callable[[str], float] | None = None,
+) -> str:
+    """A group's name from its members' keyword stems (each list non-empty)."""
+    group = _Group()
+    for stems in members:
+        group.add(stems)
+    return _name(group, surfaces, prefer)
+
+
+def ranked_themes(
+    counts: Counter[str], max_themes: int, *, other: int = 0, no_keywords: int = 0
+) -> list[dict[str, Any]]:
+    """Named themes by count (descending) then name, at most ``max_themes`` of them; the
+    rest plus ``other`` as "other ideas", then ``no_keywords`` as "other"."""
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    themes: list[dict[str, Any]] = [
+        {"theme": name, "count": count} for name, count in ranked[:max_themes]
+    ]
+    overflow = other + sum(count for _, count in ranked[max_themes:])
+    if overflow:
+        themes.append({"theme": OVERFLOW, "count": overflow})
+    if no_keywords:
+        themes.append({"theme": NO_KEYWORDS, "count": no_keywords})
+    return themes
 
 
 def summarize_themes(texts: list[str], max_themes: int = 5) -> list[dict[str, Any]]:
@@ -167,22 +219,12 @@ def summarize_themes(texts: list[str], max_themes: int = 5) -> list[dict[str, An
     """
     if max_themes < 1:
         raise ValueError("max_themes must be at least 1")
-    surfaces: dict[str, Counter[str]] = {}
-    keyword_lists = [_keywords(text, surfaces) for text in texts]
-    no_keywords = sum(1 for stems in keyword_lists if not stems)
+    stem_lists, surfaces = keyword_lists(texts)
+    no_keywords = sum(1 for stems in stem_lists if not stems)
     counts: Counter[str] = Counter()
-    for group in _cluster([stems for stems in keyword_lists if stems]):
+    for group in _cluster([stems for stems in stem_lists if stems]):
         counts[_name(group, surfaces)] += group.size  # equal names are one theme
-    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    themes: list[dict[str, Any]] = [
-        {"theme": name, "count": count} for name, count in ranked[:max_themes]
-    ]
-    overflow = sum(count for _, count in ranked[max_themes:])
-    if overflow:
-        themes.append({"theme": OVERFLOW, "count": overflow})
-    if no_keywords:
-        themes.append({"theme": NO_KEYWORDS, "count": no_keywords})
-    return themes
+    return ranked_themes(counts, max_themes, no_keywords=no_keywords)
 
 
 @runtime_checkable

@@ -254,6 +254,20 @@ class ProposalRepository:
         )
         return list(rows)
 
+    async def free_form_ids(self, ids: Sequence[int]) -> list[int]:
+        """Those of ``ids`` that are free-form proposals, in order."""
+        if not ids:
+            return []
+        rows = await self.session.scalars(
+            select(ProposalRow.id)
+            .where(
+                ProposalRow.id.in_(list(ids)),
+                ProposalRow.proposal_type == ProposalType.FREE_FORM.value,
+            )
+            .order_by(ProposalRow.id)
+        )
+        return list(rows)
+
     async def store_results(self, results: Sequence[dict[str, Any]]) -> None:
         """Bulk-write outcome and raw_results: dicts with id, outcome, raw_results."""
         if results:  # ORM bulk UPDATE by primary key: one executemany

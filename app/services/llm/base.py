@@ -1,7 +1,8 @@
 """What every LLM backend offers, and the data it is given.
 
 A backend does two things for /ask: read a question (intent, keywords, filters)
-and write the opening of the answer from retrieved evidence. Everything else in
+and write the opening of the answer from retrieved evidence; and one for closing:
+group free-form submissions into named themes. Everything else in
 an answer (the list of proposals, how they were found, the hints) is composed by
 ``core`` from the data itself, so a model can phrase but never invent citations.
 """
@@ -34,6 +35,15 @@ class AnswerContext:
     cited_ids: frozenset[int] = frozenset()
 
 
+@dataclass(frozen=True, slots=True)
+class ThemeGroup:
+    """One theme of free-form submissions: a short name and the 0-based indices of its
+    submissions. A backend's groups are disjoint and never empty."""
+
+    name: str
+    members: tuple[int, ...]
+
+
 class LLMBackend(Protocol):
     name: str
 
@@ -43,6 +53,10 @@ class LLMBackend(Protocol):
 
     async def write_lead(self, context: AnswerContext) -> str:
         """The direct answer (one to three sentences); raises LLMError on failure."""
+        ...
+
+    async def group_themes(self, submissions: list[str], max_themes: int) -> list[ThemeGroup]:
+        """Named groups of anonymous submissions; raises LLMError on failure."""
         ...
 
     async def aclose(self) -> None: ...

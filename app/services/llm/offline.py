@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.nlp.ask_analysis import AskAnalysis, analyze_question
-from app.services.llm.base import AnswerContext
+from app.services.llm.base import AnswerContext, LLMError, ThemeGroup
 
 
 class OfflineBackend:
@@ -16,6 +16,10 @@ class OfflineBackend:
 
     async def write_lead(self, context: AnswerContext) -> str:
         return context.lead
+
+    async def group_themes(self, submissions: list[str], max_themes: int) -> list[ThemeGroup]:
+        """No model, no themes: the closing service groups submissions itself."""
+        raise LLMError("the offline backend does not write themes")
 
     async def aclose(self) -> None:
         return None

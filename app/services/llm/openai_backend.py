@@ -1,13 +1,13 @@
-"""OpenAIBackend: /ask through any OpenAI-compatible chat completions server.
+"""OpenAIBackend: /ask and submission themes through any OpenAI-compatible server.
 
 A model's reply is never trusted as it comes: the analysis must fit a closed schema
 (intents, statuses and types from fixed lists) and the lead must cite only proposals
-that were retrieved and must not talk about its own machinery. Anything else is an
-``LLMError``, and ``LLMService`` answers with the offline backend instead.
+that were retrieved and must not talk about its own machinery; themes must group
+ideas that exist (see ``themes.py``). Anything else is an ``LLMError``, and
+``LLMService`` falls back to the offline answer or the deterministic grouping.
 
-Retrieved evidence is written by community members, so it reaches the model inside
-a fence it is told to read as data; fence markers inside the evidence are defused
-so no line can close the fence and speak as an instruction.
+Retrieved evidence and submissions are written by community members, so they reach
+the model inside a fence it is told to read as data (see ``fence.py``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,15 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from app.domain.models import ProposalStatus, ProposalType
 from app.nlp.ask_analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS, AskAnalysis
-from app.services.llm.base import AnswerContext, LLMError
+from app.services.llm.base import AnswerContext, LLMError, ThemeGroup
+from app.services.llm.fence import FENCE_CLOSE, FENCE_OPEN, defuse
+from app.services.llm.themes import (
+    THEMES_FORMAT,
+    ThemesReply,
+    fenced_submissions,
+    themes_prompt,
+    to_groups,
+)
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
@@ -31,15 +39,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-FENCE_OPEN = "<<<DATA"
-FENCE_CLOSE = "DATA>>>"
 MAX_LEAD_CHARS = 1200
 CITATION = re.compile(r"#(\d+)")
 FORBIDDEN_IN_LEAD = re.compile(r"\b(json|ai|language model|data block)\b", re.I)
-# Runs of angle brackets are what the fence is made of; evidence keeps its words but
-# loses the brackets, so "DATA>>>" inside a proposal title is just text.
-_OPEN_RUN = re.compile(r"<{3,}")
-_CLOSE_RUN = re.compile(r">{3,}")
 
 ANALYSIS_PROMPT = """\
 You read one question a member asks a community coordination bot and reply with a \
@@ -137,12 +139,6 @@ SCHEMA_FORMAT: ResponseFormat = {
     "json_schema": {"name": "ask_analysis", "strict": True, "schema": ANALYSIS_SCHEMA},
 }
 JSON_OBJECT_FORMAT: ResponseFormat = {"type": "json_object"}
-
-
-def defuse(text: str) -> str:
-    """One line of evidence that cannot open or close the data fence."""
-    text = " ".join(text.split())
-    return _CLOSE_RUN.sub("»", _OPEN_RUN.sub("«", text))
 
 
 def fenced_evidence(context: AnswerContext) -> str:
@@ -245,11 +241,30 @@ class OpenAIBackend:
             raise _failure("answer", exc) from exc
         return check_lead(_content(completion), context)
 
-    async def _structured(self, messages: list[ChatCompletionMessageParam]) -> ChatCompletion:
+    async def group_themes(self, submissions: list[str], max_themes: int) -> list[ThemeGroup]:
+        messages: list[ChatCompletionMessageParam] = [
+            {"role": "system", "content": themes_prompt(max_themes)},
+            {"role": "user", "content": fenced_submissions(submissions)},
+        ]
+        try:
+            completion = await self._structured(messages, THEMES_FORMAT)
+        except openai.OpenAIError as exc:
+            raise _failure("themes", exc) from exc
+        try:
+            reply = ThemesReply.model_validate(json.loads(_content(completion)))
+        except (ValueError, ValidationError) as exc:
+            raise LLMError(f"themes reply is invalid: {type(exc).__name__}") from exc
+        return to_groups(reply, len(submissions))
+
+    async def _structured(
+        self,
+        messages: list[ChatCompletionMessageParam],
+        schema_format: ResponseFormat = SCHEMA_FORMAT,
+    ) -> ChatCompletion:
         """A JSON reply: schema-constrained when the server allows, else a JSON object."""
         if self.supports_schema:
             try:
-                return await self._create_json(messages, SCHEMA_FORMAT)
+                return await self._create_json(messages, schema_format)
             except openai.BadRequestError:
                 logger.info("The LLM server rejected json_schema output; using json_object")
         completion = await self._create_json(messages, JSON_OBJECT_FORMAT)

@@ -1,4 +1,5 @@
-"""LLMService: try the configured model, fall back to the offline backend per step."""
+"""LLMService: try the configured model, fall back to the offline backend per step
+(or, for themes, to the caller's deterministic grouping)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import logging
 from collections import Counter
 
 from app.nlp.ask_analysis import AskAnalysis
-from app.services.llm.base import AnswerContext, LLMBackend
+from app.services.llm.base import AnswerContext, LLMBackend, ThemeGroup
 from app.services.llm.offline import OfflineBackend
 
 logger = logging.getLogger(__name__)
@@ -42,10 +43,23 @@ class LLMService:
                 self._fell_back("answer", exc)
         return await self.offline.write_lead(context)
 
+    async def group_themes(
+        self, submissions: list[str], max_themes: int
+    ) -> list[ThemeGroup] | None:
+        """A model's themes, or None without a model or when it failed: the caller then
+        groups the submissions deterministically."""
+        if self.primary is None or not submissions:
+            return None
+        try:
+            return await self.primary.group_themes(submissions, max_themes)
+        except Exception as exc:
+            self._fell_back("themes", exc)
+            return None
+
     def _fell_back(self, step: str, exc: Exception) -> None:
         self.fallbacks[step] += 1
-        # The exception type only: messages may quote the question or the context.
-        logger.warning("LLM %s failed (%s); using the offline backend", step, type(exc).__name__)
+        # The exception type only: messages may quote the question, context or submissions.
+        logger.warning("LLM %s failed (%s); falling back", step, type(exc).__name__)
 
     async def aclose(self) -> None:
         if self.primary is not None:
