@@ -11,6 +11,7 @@ from chromadb.config import Settings as ChromaSettings
 from app.config import Settings
 from app.core.closing_service import ClosingService
 from app.core.context_service import ContextService
+from app.core.document_facts import DocumentFacts
 from app.core.document_service import DocumentService
 from app.core.graph_service import GraphService
 from app.core.index_service import IndexService
@@ -26,7 +27,9 @@ from app.domain.clock import Clock, SystemClock
 from app.domain.interfaces import (
     DeadlineScheduler,
     DeliveryError,
+    DocumentHook,
     MessageSender,
+    NullDocumentHook,
     NullPublisher,
     NullScheduler,
     ProposalPublisher,
@@ -105,11 +108,17 @@ class Container:
         self.embedder: Embedder = embedder or default_embedder(settings)
         self.vectors = VectorDBService(lambda: chroma_client(settings), self.embedder)
         self.index = IndexService(self.db, self.vectors)
-        self.documents = DocumentService(
-            self.db, self.clock, self.vectors, self.index, admin_ids=settings.admin_telegram_ids
-        )
+        self.llm = llm or build_llm_service(settings)
         self.graph = GraphService(
             self.db, self.clock, admin_ids=settings.admin_telegram_ids, timezone=settings.timezone
+        )
+        self.documents = DocumentService(
+            self.db,
+            self.clock,
+            self.vectors,
+            self.index,
+            admin_ids=settings.admin_telegram_ids,
+            facts=self.document_facts(),
         )
         # After every proposal change: refresh its search entry and its facts.
         indexer = FanOutIndexer(self.index, ProposalFactsSync(self.graph))
@@ -124,7 +133,6 @@ class Container:
         )
         self.submissions = SubmissionService(self.db, self.clock)
         self.results = ResultsService(self.db)
-        self.llm = llm or build_llm_service(settings)
         self.closing = ClosingService(
             self.db,
             self.clock,
@@ -149,6 +157,13 @@ class Container:
         """Free-form themes: a model's when one is configured (LLMService answers None
         without one), else groups by meaning, else (embedding failed) by keywords."""
         return LLMThemeSummarizer(self.llm, fallback=EmbeddingThemeSummarizer(self.vectors.embed))
+
+    def document_facts(self) -> DocumentHook:
+        """Facts read from documents by a model; without one (no OPENAI_API_KEY) documents
+        feed no facts and an import costs nothing extra."""
+        if self.llm.primary is None:
+            return NullDocumentHook()
+        return DocumentFacts(self.graph, self.llm)
 
     async def migrate(self) -> None:
         await upgrade_head_async(self.db.url)

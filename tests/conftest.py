@@ -202,7 +202,7 @@ def make_settings(**overrides: object):  # type: ignore[no-untyped-def]
 
 
 async def _bot(
-    database: Database, clock: FrozenClock, data_dir: Path
+    database: Database, clock: FrozenClock, data_dir: Path, **settings: object
 ) -> AsyncIterator[BotHarness]:
     from app.domain.errors import CoordBotError
     from app.telegram_handlers.bot import build_application
@@ -210,7 +210,7 @@ async def _bot(
 
     request = RecordingRequest()
     application = build_application(
-        make_settings(data_dir=data_dir),
+        make_settings(data_dir=data_dir, **settings),
         request=request,
         clock=clock,
         database=database,

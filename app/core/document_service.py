@@ -21,6 +21,7 @@ from app.core.index_service import IndexService
 from app.core.proposal_service import not_found as proposal_not_found
 from app.domain.clock import Clock
 from app.domain.errors import NotFoundError, PermissionDeniedError, ValidationError
+from app.domain.interfaces import DocumentHook, NullDocumentHook
 from app.nlp.chunking import MAX_CHUNK, MIN_CHUNK, chunk_text
 from app.persistence.database import Database
 from app.persistence.knowledge_models import ChunkRow, DocumentRow
@@ -116,12 +117,14 @@ class DocumentService:
         index: IndexService,
         *,
         admin_ids: frozenset[int] = frozenset(),
+        facts: DocumentHook | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
         self.vectors = vectors
         self.index = index
         self.admin_ids = admin_ids
+        self.facts: DocumentHook = facts or NullDocumentHook()  # facts read by a model
 
     async def knowledge_import(
         self,
@@ -179,6 +182,7 @@ class DocumentService:
             )
         logger.info("document %s imported (%d chunks)", doc_id, len(pieces))
         await self.index.chunks_changed()
+        await self.facts.document_changed(doc_id, digest, pieces)
         return ImportResult(doc_id, title, len(pieces), now)
 
     async def knowledge_query(
@@ -321,6 +325,7 @@ class DocumentService:
             await self.vectors.delete(CHUNKS, chunk_ids)
         except Exception:  # the reconciler removes orphans later
             logger.warning("could not remove chunks of %s from the index", doc_id, exc_info=True)
+        await self.facts.document_removed(doc_id)
         return info
 
     async def edit_document(
@@ -366,4 +371,6 @@ class DocumentService:
         except Exception:
             logger.warning("could not remove old chunks of %s", doc_id, exc_info=True)
         await self.index.chunks_changed()
+        if content is not None:
+            await self.facts.document_changed(doc_id, digest, pieces)
         return info

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, tzinfo
 from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.graph_answers import Analysis, PredicateIndex, analyze, answer_from, relevance
 from app.core.graph_import import ImportReport, bounded, clean_fact, clean_text, import_lines
@@ -100,18 +102,29 @@ class GraphService:
         return len(batch)
 
     async def replace_sources(
-        self, facts_by_source: Mapping[str, Sequence[tuple[str, str, str]]], confidence: float = 1.0
+        self,
+        facts_by_source: Mapping[str, Sequence[tuple[str, str, str] | tuple[str, str, str, float]]],
+        confidence: float = 1.0,
+        *,
+        check: Callable[[AsyncSession], Awaitable[None]] | None = None,
     ) -> int:
-        """Make each source's facts exactly these (proposals and documents stay current)."""
+        """Make each source's facts exactly these (proposals and documents stay current).
+
+        A fact is (subject, predicate, object), with ``confidence``, or carries its own as
+        a fourth item. ``check`` runs in the same transaction after the writes; raising
+        there undoes them (a document deleted or changed while its facts were read).
+        """
         facts = [
-            clean_fact(s, p, o, confidence, source)
-            for source, triples in facts_by_source.items()
-            for s, p, o in triples
+            clean_fact(s, p, o, own[0] if own else confidence, source)
+            for source, items in facts_by_source.items()
+            for s, p, o, *own in items
         ]
         async with self.db.transaction() as session:
             repo = FactRepository(session)
             await repo.delete_by_sources(list(facts_by_source))
             await repo.upsert_many(facts, self.clock.now())
+            if check is not None:
+                await check(session)
         self._forget_vocabulary()
         return len(facts)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from app.domain.models import OutboxMessage, Proposal
@@ -78,4 +79,25 @@ class ProposalIndexer(Protocol):
 
 class NullIndexer:
     async def proposals_changed(self, ids: list[int]) -> None:
+        return None
+
+
+class DocumentHook(Protocol):
+    """Told after a commit that a document's text changed or that it is gone, so what is
+    derived from it (its facts) follows. Never raises: the document is already saved."""
+
+    async def document_changed(
+        self, document_id: str, content_hash: str, chunks: Sequence[str]
+    ) -> None: ...
+
+    async def document_removed(self, document_id: str) -> None: ...
+
+
+class NullDocumentHook:
+    async def document_changed(
+        self, document_id: str, content_hash: str, chunks: Sequence[str]
+    ) -> None:
+        return None
+
+    async def document_removed(self, document_id: str) -> None:
         return None

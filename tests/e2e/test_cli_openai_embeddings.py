@@ -54,7 +54,9 @@ def test_import_and_query_through_the_embeddings_endpoint(
     assert {r.body["model"] for r in calls} == {"text-embedding-3-small"}
     assert {r.body["dimensions"] for r in calls} == {64}
     assert all(r.headers["authorization"] == "Bearer sk-test" for r in calls)
-    assert fake_openai.chat_calls == 0  # embeddings only: no key-driven chat for import/query
+    # The key also lets a model read each imported chunk's facts; a query asks it nothing.
+    chats = [r["response_format"]["json_schema"]["name"] for r in fake_openai.chat_requests]
+    assert chats == ["document_facts", "document_facts"]
 
 
 def test_an_unreachable_endpoint_keeps_the_import_and_catches_up(

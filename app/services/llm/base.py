@@ -1,8 +1,9 @@
 """What every LLM backend offers, and the data it is given.
 
 A backend does two things for /ask: read a question (intent, keywords, filters)
-and write the opening of the answer from retrieved evidence; and one for closing:
-group free-form submissions into named themes. Everything else in
+and write the opening of the answer from retrieved evidence; one for closing:
+group free-form submissions into named themes; and one for the fact graph: read the
+facts a document chunk states. Everything else in
 an answer (the list of proposals, how they were found, the hints) is composed by
 ``core`` from the data itself, so a model can phrase but never invent citations.
 """
@@ -10,7 +11,7 @@ an answer (the list of proposals, how they were found, the hints) is composed by
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from app.nlp.ask_analysis import AskAnalysis
 
@@ -44,6 +45,15 @@ class ThemeGroup:
     members: tuple[int, ...]
 
 
+class ExtractedFact(NamedTuple):
+    """A fact a model read in a document: not yet validated for storage."""
+
+    subject: str
+    predicate: str
+    object: str
+    confidence: float
+
+
 class LLMBackend(Protocol):
     name: str
 
@@ -57,6 +67,10 @@ class LLMBackend(Protocol):
 
     async def group_themes(self, submissions: list[str], max_themes: int) -> list[ThemeGroup]:
         """Named groups of anonymous submissions; raises LLMError on failure."""
+        ...
+
+    async def extract_facts(self, text: str) -> list[ExtractedFact]:
+        """The facts one passage states; raises LLMError on failure."""
         ...
 
     async def aclose(self) -> None: ...

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.nlp.ask_analysis import AskAnalysis, analyze_question
-from app.services.llm.base import AnswerContext, LLMError, ThemeGroup
+from app.services.llm.base import AnswerContext, ExtractedFact, LLMError, ThemeGroup
 
 
 class OfflineBackend:
@@ -20,6 +20,10 @@ class OfflineBackend:
     async def group_themes(self, submissions: list[str], max_themes: int) -> list[ThemeGroup]:
         """No model, no themes: the closing service groups submissions itself."""
         raise LLMError("the offline backend does not write themes")
+
+    async def extract_facts(self, text: str) -> list[ExtractedFact]:
+        """Reading facts needs a model: documents then feed no facts."""
+        raise LLMError("the offline backend does not read facts")
 
     async def aclose(self) -> None:
         return None

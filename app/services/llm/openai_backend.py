@@ -1,13 +1,15 @@
-"""OpenAIBackend: /ask and submission themes through any OpenAI-compatible server.
+"""OpenAIBackend: /ask, submission themes and document facts through any
+OpenAI-compatible server.
 
 A model's reply is never trusted as it comes: the analysis must fit a closed schema
 (intents, statuses and types from fixed lists) and the lead must cite only proposals
 that were retrieved and must not talk about its own machinery; themes must group
-ideas that exist (see ``themes.py``). Anything else is an ``LLMError``, and
-``LLMService`` falls back to the offline answer or the deterministic grouping.
+ideas that exist (see ``themes.py``); facts must fit their schema (``facts.py``).
+Anything else is an ``LLMError``, and ``LLMService`` falls back to the offline answer
+or the deterministic grouping (or, for facts, stores none).
 
-Retrieved evidence and submissions are written by community members, so they reach
-the model inside a fence it is told to read as data (see ``fence.py``).
+Retrieved evidence, submissions and documents are written by community members, so
+they reach the model inside a fence it is told to read as data (see ``fence.py``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from app.domain.models import ProposalStatus, ProposalType
 from app.nlp.ask_analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS, AskAnalysis
-from app.services.llm.base import AnswerContext, LLMError, ThemeGroup
+from app.services.llm.base import AnswerContext, ExtractedFact, LLMError, ThemeGroup
+from app.services.llm.facts import FACTS_FORMAT, FACTS_PROMPT, FactsReply, fenced_chunk, to_facts
 from app.services.llm.fence import FENCE_CLOSE, FENCE_OPEN, defuse
 from app.services.llm.themes import (
     THEMES_FORMAT,
@@ -255,6 +258,21 @@ class OpenAIBackend:
         except (ValueError, ValidationError) as exc:
             raise LLMError(f"themes reply is invalid: {type(exc).__name__}") from exc
         return to_groups(reply, len(submissions))
+
+    async def extract_facts(self, text: str) -> list[ExtractedFact]:
+        messages: list[ChatCompletionMessageParam] = [
+            {"role": "system", "content": FACTS_PROMPT},
+            {"role": "user", "content": fenced_chunk(text)},
+        ]
+        try:
+            completion = await self._structured(messages, FACTS_FORMAT)
+        except openai.OpenAIError as exc:
+            raise _failure("facts", exc) from exc
+        try:
+            reply = FactsReply.model_validate(json.loads(_content(completion)))
+        except (ValueError, ValidationError) as exc:
+            raise LLMError(f"facts reply is invalid: {type(exc).__name__}") from exc
+        return to_facts(reply)
 
     async def _structured(
         self,

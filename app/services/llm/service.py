@@ -7,7 +7,7 @@ import logging
 from collections import Counter
 
 from app.nlp.ask_analysis import AskAnalysis
-from app.services.llm.base import AnswerContext, LLMBackend, ThemeGroup
+from app.services.llm.base import AnswerContext, ExtractedFact, LLMBackend, ThemeGroup
 from app.services.llm.offline import OfflineBackend
 
 logger = logging.getLogger(__name__)
@@ -56,9 +56,21 @@ class LLMService:
             self._fell_back("themes", exc)
             return None
 
+    async def extract_facts(self, text: str) -> list[ExtractedFact] | None:
+        """The facts a passage states, or None without a model or when it failed (the
+        document then simply feeds no facts; there is no offline reading)."""
+        if self.primary is None or not text.strip():
+            return None
+        try:
+            return await self.primary.extract_facts(text)
+        except Exception as exc:
+            self._fell_back("facts", exc)
+            return None
+
     def _fell_back(self, step: str, exc: Exception) -> None:
         self.fallbacks[step] += 1
-        # The exception type only: messages may quote the question, context or submissions.
+        # The exception type only: messages may quote the question, context, submissions
+        # or document text.
         logger.warning("LLM %s failed (%s); falling back", step, type(exc).__name__)
 
     async def aclose(self) -> None:
