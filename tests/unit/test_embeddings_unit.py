@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import warnings
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
@@ -28,12 +29,14 @@ from app.services.embeddings import (
     EmbeddingModelError,
     HashingEmbedder,
     OnnxMiniLMEmbedder,
+    embed_each,
     embed_token_ids,
     embedder_from_config,
     l2_normalize,
     load_minilm_tokenizer,
     mean_pool,
 )
+from app.services.onnx_int8 import Int8RewriteError, rewrite_int8
 
 TOKENIZER_MD5 = "f540215c85aa2a5d5d5ea440093397a8"
 
@@ -194,6 +197,18 @@ def test_same_tokens_give_same_vector_whatever_the_batch() -> None:
     np.testing.assert_allclose(alone, mixed, rtol=1e-6)
 
 
+def test_embed_each_runs_one_text_per_call_and_keeps_order() -> None:
+    rng = np.random.default_rng(11)
+    token_ids = [list(rng.integers(1, 100, size=n)) for n in (3, 9, 1, 5, 9, 2, 7)]
+    fake = FakeEncoder()
+    with ThreadPoolExecutor(2) as pool:
+        out = embed_each(token_ids, fake, dimension=8, threads=3, pool=pool)
+    for row, ids in zip(out, token_ids, strict=True):
+        np.testing.assert_allclose(row, fake.expected(ids), rtol=1e-5, atol=1e-6)
+    assert sorted(fake.batch_shapes) == sorted((1, len(ids)) for ids in token_ids)
+    assert embed_each([], fake, dimension=8).shape == (0, 8)
+
+
 # --- bundled tokenizer -----------------------------------------------------------------
 
 
@@ -265,10 +280,40 @@ def test_invalid_settings_are_rejected() -> None:
 def test_embedder_config_round_trips() -> None:
     onnx = OnnxMiniLMEmbedder("/x/model.onnx", expected_sha256="AB" * 32, batch_size=8)
     assert embedder_from_config(onnx.to_config()).to_config() == onnx.to_config()
+    plain = OnnxMiniLMEmbedder(int8=False)
+    assert embedder_from_config(plain.to_config()).int8 is False
     hashing = HashingEmbedder(dimension=32)
     assert embedder_from_config(hashing.to_config()).to_config() == hashing.to_config()
     with pytest.raises(ValueError):
         embedder_from_config({"kind": "nope"})
+
+
+# --- the int8 graph rewrite (no model) ------------------------------------------------
+
+
+def _tiny_model(weight: np.ndarray) -> bytes:
+    """input_ids -> Gather(table) -> MatMul(weight): no int8 weights, no encoder."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    table = np.ones((10, weight.shape[0]), dtype=np.float32)
+    graph = helper.make_graph(
+        [
+            helper.make_node("Gather", ["table", "input_ids"], ["x"]),
+            helper.make_node("MatMul", ["x", "w"], ["last_hidden_state"]),
+        ],
+        "tiny",
+        [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["b", "s"])],
+        [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["b", "s", 4])],
+        [numpy_helper.from_array(table, "table"), numpy_helper.from_array(weight, "w")],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString()
+
+
+def test_rewrite_refuses_what_is_not_the_int8_encoder() -> None:
+    with pytest.raises(Int8RewriteError, match="not an ONNX model"):
+        rewrite_int8(b"not a model")
+    with pytest.raises(Int8RewriteError, match="no MatMul reads an int8 weight"):
+        rewrite_int8(_tiny_model(np.ones((4, 4), dtype=np.float32)))
 
 
 # --- Chroma embedding function ---------------------------------------------------------
