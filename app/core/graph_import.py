@@ -3,13 +3,15 @@
 Every front door stores facts through ``clean_fact``, so the same limits and
 messages apply to /add_fact, `coordbot facts add` and `coordbot facts import`.
 
-A bulk load is a pipeline: a worker process parses, validates, normalises and
-sorts the next batch while the database writes the current one.
+A bulk load is a pipeline: a worker process parses, validates, normalises, sorts
+and packs the next batch while the database writes the current one
+(app.persistence.repositories.fact_bulk).
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import math
 import multiprocessing
 from collections.abc import Callable, Iterable
@@ -22,7 +24,8 @@ from typing import Any
 from app.domain.errors import ValidationError
 from app.nlp.key_terms import normalize
 from app.persistence.database import Database
-from app.persistence.repositories.facts import FactRepository, LoadRow, NewFact
+from app.persistence.repositories.fact_bulk import BulkWriter, LoadRow, pack
+from app.persistence.repositories.facts import NewFact
 
 MAX_ENTITY = 300
 MAX_PREDICATE = 100
@@ -127,35 +130,48 @@ class ImportReport:
 
 @dataclass
 class Prepared:
-    rows: list[LoadRow]
+    payloads: list[bytes]  # the unique rows in index order, packed for the writer
+    count: int = 0
     skipped: int = 0
     errors: list[str] = field(default_factory=list)
 
 
-def _prepare(lines: list[str], first_line: int, source: str) -> Prepared:
-    """Lines as unique rows in index order. Pure, so it can run in another process.
+def _prepare(lines: list[str], first_line: int, source: str, dialect: str) -> Prepared:
+    """Lines as unique rows in index order, packed. Pure, so it can run in another process.
 
     Well-formed lines take an inlined path (a million lines make every call count);
     anything unusual goes through ``parse_tsv_line`` for the real message.
     """
-    out = Prepared(rows=[])
+    out = Prepared(payloads=[])
     rows: dict[tuple[str, str, str], LoadRow] = {}
+    # A file has few distinct predicates and confidences: each is cleaned once.
+    predicates: dict[str, tuple[str, str]] = {}
+    confidences: dict[str, float] = {}
     for number, line in enumerate(lines, first_line):
         fields = line.rstrip("\r\n").split("\t")
         try:
-            if len(fields) == 3:
+            if len(fields) == 4:
+                raw_s, raw_p, raw_o, raw_c = fields
+                confidence = confidences.get(raw_c)
+                if confidence is None:
+                    confidence = float(raw_c) if raw_c.strip() else 1.0
+                    if not 0.0 <= confidence <= 1.0:  # also NaN
+                        raise ValueError
+                    confidences[raw_c] = confidence
+            elif len(fields) == 3:
+                raw_s, raw_p, raw_o = fields
                 confidence = 1.0
-            elif len(fields) == 4:
-                confidence = float(fields[3]) if fields[3].strip() else 1.0
             else:
                 raise ValueError
-            s = " ".join(fields[0].split())
-            p = " ".join(fields[1].split())
-            o = " ".join(fields[2].split())
-            if not (
-                s and p and o and 0.0 <= confidence <= 1.0 and len(s) <= MAX_ENTITY
-                and len(p) <= MAX_PREDICATE and len(o) <= MAX_ENTITY
-            ):  # fmt: skip
+            predicate = predicates.get(raw_p)
+            if predicate is None:
+                p = " ".join(raw_p.split())
+                if not p or len(p) > MAX_PREDICATE:
+                    raise ValueError
+                predicate = predicates[raw_p] = (p, normalize(p))
+            s = " ".join(raw_s.split())
+            o = " ".join(raw_o.split())
+            if not (s and o and len(s) <= MAX_ENTITY and len(o) <= MAX_ENTITY):
                 raise ValueError
         except ValueError:
             try:
@@ -167,15 +183,15 @@ def _prepare(lines: list[str], first_line: int, source: str) -> Prepared:
                 continue
             if fact is None:
                 continue
-            s, p, o, confidence = fact.subject, fact.predicate, fact.object, fact.confidence
+            s, o, confidence = fact.subject, fact.object, fact.confidence
+            predicate = (fact.predicate, normalize(fact.predicate))
+        p, pn = predicate
         # Already single-spaced: normalize() is casefold() unless there are underscores.
-        key = (
-            normalize(s) if "_" in s else s.casefold(),
-            normalize(p) if "_" in p else p.casefold(),
-            normalize(o) if "_" in o else o.casefold(),
-        )
-        rows[key] = (s, p, o, *key, confidence, source)
-    out.rows = [rows[key] for key in sorted(rows)]
+        sn = normalize(s) if "_" in s else s.casefold()
+        on = normalize(o) if "_" in o else o.casefold()
+        rows[sn, pn, on] = (s, p, o, sn, pn, on, confidence, source)
+    out.count = len(rows)
+    out.payloads = pack([rows[key] for key in sorted(rows)], dialect)
     return out
 
 
@@ -185,18 +201,23 @@ class _Preparer:
     The first batch is prepared on a thread. Only when there is a second one does a
     worker process start (spawned: about a second): preparing on a thread would hold
     the GIL that sqlite3 and asyncpg need between rows, and the write of one batch
-    and the preparation of the next would take turns instead of overlapping.
+    and the preparation of the next would take turns instead of overlapping. The
+    worker runs without the cyclic garbage collector: nothing it builds holds a cycle,
+    and collections walking a batch's rows cost about as much as parsing them.
     """
 
-    def __init__(self, lines: Iterable[str], size: int, source: str, report: ImportReport):
+    def __init__(
+        self, lines: Iterable[str], size: int, source: str, dialect: str, report: ImportReport
+    ) -> None:
         self.lines = iter(lines)
         self.size = size
         self.source = source
+        self.dialect = dialect
         self.report = report
         self.exhausted = False
         self.pool: ProcessPoolExecutor | None = None
 
-    async def next(self) -> list[LoadRow] | None:
+    async def next(self) -> Prepared | None:
         if self.exhausted:
             return None
         chunk = list(islice(self.lines, self.size))
@@ -205,18 +226,19 @@ class _Preparer:
             return None
         first = self.report.lines + 1
         self.report.lines += len(chunk)
+        args = (chunk, first, self.source, self.dialect)
         if self.report.lines == len(chunk):
-            prepared = await asyncio.to_thread(_prepare, chunk, first, self.source)
+            prepared = await asyncio.to_thread(_prepare, *args)
         else:
             if self.pool is None:
-                self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-            prepared = await asyncio.get_running_loop().run_in_executor(
-                self.pool, _prepare, chunk, first, self.source
-            )
+                self.pool = ProcessPoolExecutor(
+                    1, mp_context=multiprocessing.get_context("spawn"), initializer=gc.disable
+                )
+            prepared = await asyncio.get_running_loop().run_in_executor(self.pool, _prepare, *args)
         self.report.skipped += prepared.skipped
         room = MAX_REPORTED_ERRORS - len(self.report.errors)
         self.report.errors += prepared.errors[: max(room, 0)]
-        return prepared.rows
+        return prepared
 
     def close(self) -> None:
         if self.pool is not None:
@@ -243,28 +265,28 @@ async def import_lines(
     if batch_size is None:
         batch_size = 50_000 if db.dialect == "postgresql" else 100_000
     report = ImportReport()
-    preparer = _Preparer(lines, batch_size, source, report)
+    preparer = _Preparer(lines, batch_size, source, db.dialect, report)
     try:
-        batch = await preparer.next()
-        batch_end = report.lines
-        while batch is not None:
-            write = asyncio.ensure_future(_write(db, batch, now))
-            try:
-                upcoming = await preparer.next()
-            finally:
-                report.imported += await write  # never leave the write running on its own
-            report.committed = batch_end
+        async with BulkWriter(db.engine, now) as writer:
+            batch = await preparer.next()
             batch_end = report.lines
-            if progress is not None:
-                progress(report)
-            batch = upcoming
+            while batch is not None:
+                write = asyncio.ensure_future(_write(writer, batch))
+                try:
+                    upcoming = await preparer.next()
+                finally:
+                    report.imported += await write  # never leave the write running on its own
+                report.committed = batch_end
+                batch_end = report.lines
+                if progress is not None:
+                    progress(report)
+                batch = upcoming
     finally:
         preparer.close()
     return report
 
 
-async def _write(db: Database, rows: list[LoadRow], now: datetime) -> int:
-    if not rows:
-        return 0
-    async with db.transaction() as session:
-        return await FactRepository(session).bulk_upsert(rows, now)
+async def _write(writer: BulkWriter, batch: Prepared) -> int:
+    if batch.count:
+        await writer.write(batch.payloads)
+    return batch.count

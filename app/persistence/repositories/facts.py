@@ -2,24 +2,23 @@
 
 Every lookup matches a normalised column exactly (``normalize`` from
 app.nlp.key_terms), so it is an index scan on both databases, and results come
-back in insertion order (``id``). Bulk loads bypass the ORM: COPY into a
-staging table on PostgreSQL, one executemany per batch on SQLite.
+back in insertion order (``id``). Bulk loads bypass the ORM (fact_bulk).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import bindparam, case, delete, func, literal_column, select, text, union_all
+from sqlalchemy import case, delete, func, literal_column, select, text, union_all
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.nlp.key_terms import normalize
-from app.persistence.database import UTCDateTime
 from app.persistence.models import FactRow
 from app.persistence.repositories.base import dialect_insert
+from app.persistence.repositories.fact_bulk import LoadRow, upsert_rows
 
 _COLUMNS = (
     FactRow.id,
@@ -33,14 +32,7 @@ _COLUMNS = (
     FactRow.object_norm,
 )
 MANUAL = "manual"
-BULK_CACHE_KIB = 256 * 1024
 _NOT_MANUAL = FactRow.source != literal_column("'manual'")
-_LOAD_COLUMNS = (
-    "subject", "predicate", "object", "subject_norm", "predicate_norm", "object_norm",
-    "confidence", "source",
-)  # fmt: skip
-# subject, predicate, object, their three normal forms, confidence, source
-LoadRow = tuple[str, str, str, str, str, str, float, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,53 +291,11 @@ class FactRepository:
 
     async def bulk_upsert(self, rows: Sequence[LoadRow], now: datetime) -> int:
         """The fast path for large loads; same effect as ``upsert_many``. ``rows`` are
-        unique by normal form and best sorted by it (app.core.graph_import prepares
-        them off the event loop). Returns how many rows were written."""
-        if not rows:
-            return 0
-        if self.session.get_bind().dialect.name == "postgresql":
-            await self._copy_upsert(rows, now)
-        else:
-            await self._executemany_upsert(rows, now)
+        unique by normal form and best sorted by it. Returns how many rows were written.
+        (`coordbot facts import` goes through fact_bulk.BulkWriter, tuned for the job.)"""
+        if rows:
+            await upsert_rows(await self.session.connection(), rows, now)
         return len(rows)
-
-    async def _executemany_upsert(self, rows: Sequence[LoadRow], now: datetime) -> None:
-        stamp = now.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")  # as UTCDateTime stores it
-        sql = (
-            f"INSERT INTO facts ({', '.join(_LOAD_COLUMNS)}, created_at) "
-            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, '{stamp}') "
-            "ON CONFLICT (subject_norm, predicate_norm, object_norm) DO UPDATE SET "
-            "confidence = excluded.confidence, source = excluded.source"
-        )
-        connection = await self.session.connection()
-        # The default 2 MB page cache thrashes on random index inserts; a bulk load is
-        # an operator's job (CLI), so that connection may keep a bigger one.
-        if int(await connection.scalar(text("PRAGMA cache_size")) or 0) > -BULK_CACHE_KIB:
-            await connection.exec_driver_sql(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
-        await connection.exec_driver_sql(sql, list(rows))  # a list of tuples: one executemany
-
-    async def _copy_upsert(self, rows: Sequence[LoadRow], now: datetime) -> None:
-        await self.session.execute(  # also opens the transaction the COPY joins
-            text(
-                "CREATE TEMP TABLE IF NOT EXISTS facts_load (subject text, predicate text, "
-                "object text, subject_norm text, predicate_norm text, object_norm text, "
-                "confidence float8, source text) ON COMMIT DROP"
-            )
-        )
-        connection = await self.session.connection()
-        raw = await connection.get_raw_connection()
-        driver: Any = raw.driver_connection  # asyncpg: COPY is ~10x faster than INSERTs
-        await driver.copy_records_to_table("facts_load", records=rows, columns=list(_LOAD_COLUMNS))
-        columns = ", ".join(_LOAD_COLUMNS)
-        await self.session.execute(
-            text(
-                f"INSERT INTO facts ({columns}, created_at) SELECT {columns}, :now "
-                "FROM facts_load "
-                "ON CONFLICT (subject_norm, predicate_norm, object_norm) DO UPDATE SET "
-                "confidence = EXCLUDED.confidence, source = EXCLUDED.source"
-            ).bindparams(bindparam("now", type_=UTCDateTime)),
-            {"now": now},
-        )
 
     async def analyze(self) -> None:
         """Refresh the planner's statistics (after a bulk load changed the table a lot)."""
