@@ -93,6 +93,7 @@ async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
     out: dict[str, Any] = {"embedder": embedder.to_config()}
     try:
         imported, base = await import_phase(container, args, gen)
+        out["embedder_int8_active"] = embedder.int8_active  # False: the rewrite did not fit
         out.update(imported)
         out["rss_mb_after_imports"] = rss_mb()
         out.update(await fill_phase(container, args, gen, base))
