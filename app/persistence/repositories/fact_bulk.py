@@ -53,10 +53,8 @@ _MERGE_WITH_IDS = (
     f"INSERT INTO facts (id, {_COLUMNS}, created_at) "
     f"SELECT ($2::int[])[n], {_COLUMNS}, $1 FROM facts_load ON CONFLICT {_KEY} {_TAKE_OVER}"
 )
-_RESERVE = (
-    "SELECT array_agg(nextval(pg_get_serial_sequence('facts', 'id')) ORDER BY g) "
-    "FROM generate_series(1, $1) g"
-)
+_SEQUENCE = "SELECT pg_get_serial_sequence('facts', 'id')::regclass::oid"
+_RESERVE = "SELECT array_agg(nextval($1::oid::regclass) ORDER BY g) FROM generate_series(1, $2) g"
 
 
 def writers(dialect: str) -> int:
@@ -143,6 +141,7 @@ class BulkWriter:
         self.dialect = engine.dialect.name
         self.connections: list[AsyncConnection] = []
         self.restore: list[str] = []
+        self.sequence = 0  # facts.id's, on PostgreSQL
 
     async def __aenter__(self) -> BulkWriter:
         try:
@@ -150,6 +149,8 @@ class BulkWriter:
                 self.connections.append(await self.engine.connect())
             if self.dialect == "sqlite":
                 await self._tune_sqlite(self.connections[0])
+            else:  # looked up once: by name per row it costs more than the ids themselves
+                self.sequence = await (await _driver(self.connections[0])).fetchval(_SEQUENCE)
         except BaseException:
             await self._close(failed=True)
             raise
@@ -179,7 +180,7 @@ class BulkWriter:
     async def _write_postgres(self, payloads: Sequence[bytes]) -> None:
         drivers = [await _driver(c) for c in self.connections]
         sizes = [payload.count(b"\n") for payload in payloads]  # one line per row
-        ids = await drivers[0].fetchval(_RESERVE, sum(sizes))
+        ids = await drivers[0].fetchval(_RESERVE, self.sequence, sum(sizes))
         starts = [sum(sizes[:i]) for i in range(len(sizes))]
         halves = [
             self._copy(driver, payload, ids[start : start + size])
