@@ -254,13 +254,14 @@ async def import_lines(
     batch_size: int | None = None,
     progress: Callable[[ImportReport], None] | None = None,
 ) -> ImportReport:
-    """Load TSV lines batch by batch (each batch its own transaction); bad lines are
-    skipped and the first few reported, so one typo does not sink a million facts.
-    The next batch is prepared while the current one is written.
+    """Load TSV lines batch by batch (each batch its own transaction, on PostgreSQL
+    two: see BulkWriter); bad lines are skipped and the first few reported, so one typo
+    does not sink a million facts. The next batch is prepared while the current one is
+    written.
 
     Default batches: 100,000 lines on SQLite (each commit rewrites every index page the
-    batch touched, so fewer, bigger commits win), 50,000 on PostgreSQL (the staging
-    table then stays within the default 8 MB of temp_buffers).
+    batch touched, so fewer, bigger commits win), 50,000 on PostgreSQL (each half's
+    staging table then stays well within the default 8 MB of temp_buffers).
     """
     if batch_size is None:
         batch_size = 50_000 if db.dialect == "postgresql" else 100_000

@@ -34,10 +34,12 @@ SQLITE_CACHE_KIB = 256 * 1024  # the default 2 MB thrashes on random index inser
 
 _COLUMNS = ", ".join(LOAD_COLUMNS)
 _KEY = "(subject_norm, predicate_norm, object_norm)"
-# The WHERE leaves a hand-added fact alone when a derived source brings the same triple.
+# The WHERE leaves a hand-added fact alone when a derived source brings the same triple,
+# and skips rewriting a row to what it already holds (a file loaded again).
 _TAKE_OVER = (
     "DO UPDATE SET confidence = excluded.confidence, source = excluded.source "
-    "WHERE facts.source <> 'manual' OR excluded.source = 'manual'"
+    "WHERE (facts.source <> 'manual' OR excluded.source = 'manual') "
+    "AND (facts.confidence <> excluded.confidence OR facts.source <> excluded.source)"
 )
 # n numbers the rows in COPY order, which is key order.
 _STAGE = (
