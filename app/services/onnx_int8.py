@@ -7,7 +7,7 @@ memory (the package's file is never written; nothing is downloaded):
 
 * each ``MatMul`` on such a weight becomes ``com.microsoft.DynamicQuantizeMatMul``: activations
   are quantised to uint8 per tensor at run time, the weights stay int8 (per-column scales, bias
-  folded in), and CPUs with AVX-VNNI / AVX512-VNNI multiply them several times faster than fp32;
+  folded in); with AVX512-VNNI these products ran 3.5 times faster than fp32 here;
 * an embedding ``Gather`` reads int8 rows and scales only the rows it gathered;
 * the erf GELU becomes ``com.microsoft.Gelu``, and the NaN guard after each ``Softmax`` goes:
   a row is all-masked only for an empty attention mask, and the tokenizer always emits
@@ -15,13 +15,14 @@ memory (the package's file is never written; nothing is downloaded):
 
 One scale per tensor is too coarse on its own: BERT's first token carries "massive
 activations" (about 28 in one channel where typical values are 0.3) and [SEP] is large too,
-so every other token would get a handful of levels (cosine to the fp32 model fell to 0.95 on
-one-word texts). So the rows of the first and last real token of every sequence, and padding
-rows, are zeroed before quantisation and computed separately by ``MatMulNBits`` (8-bit weights,
-activations quantised per row in blocks of 16), then written back with ``ScatterND``. That is
-done where it matters: the value projection (every token attends to the first one) and the
-feed-forward chain up -> GELU -> down, whose special rows stay apart until after ``down``.
-Queries and keys tolerate the coarse scale.
+so every other token would get a handful of levels (cosine to the fp32 reference fell to
+0.975 on one-word texts). So the rows of the first and last real token of every sequence (right
+padding assumed), and padding rows, are zeroed before quantisation and computed separately by
+``MatMulNBits`` (the same 8-bit weights, activations quantised per row in blocks of 16), then
+written back with ``ScatterND``. That is done where it matters: the value projection (every
+token attends to the first one) and the feed-forward chain up -> GELU -> down, whose special
+rows stay apart until after ``down``. Queries and keys tolerate the coarse scale. Cosine to
+the fp32 reference: at least 0.995 on varied texts, 0.9985 on average.
 
 Because the quantisation scale covers the whole input, a vector would depend on the other
 texts in its batch; the embedder therefore runs the rewritten graph one sequence at a time.
