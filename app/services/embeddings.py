@@ -315,14 +315,22 @@ class OnnxMiniLMEmbedder:
 
     def _open_model(self) -> Callable[[list[list[int]]], np.ndarray]:
         """``token ids -> vectors`` on the int8 graph if it fits, else on the file as it is."""
-        from app.services.onnx_session import open_int8, open_plain
+        from app.services.onnx_session import (
+            open_int8,
+            open_plain,
+            pinned_probe_vectors,
+            probe_vectors,
+        )
 
         path, data, pinned = self._verified_model()
         plain: RunBatch | None = None
         if self.int8:
-            if not pinned:  # a custom file: its rewrite must agree with the original graph
+            if pinned:  # the rewrite must agree with the original graph's known vectors
+                expected = pinned_probe_vectors()
+            else:  # a custom file: with what its original graph says
                 plain = open_plain(path, data, self.intra_op_threads)
-            if (run_int8 := open_int8(path, data, check_against=plain)) is not None:
+                expected = probe_vectors(plain)
+            if (run_int8 := open_int8(path, data, expected=expected)) is not None:
                 self._int8_active = True
                 threads = self.intra_op_threads
                 pool = ThreadPoolExecutor(threads - 1, "minilm") if threads > 1 else None

@@ -2,14 +2,17 @@
 
 :func:`open_int8` builds a session from :func:`~app.services.onnx_int8.rewrite_int8`'s graph
 and returns None, with a log line, whenever that does not work out: the graph is not the
-expected layout, onnxruntime rejects it, or (checked for files other than the pinned one) its
-vectors disagree with the original graph's. :func:`open_plain` loads the file as it is.
-Both return a ``run_batch(input_ids, attention_mask, token_type_ids)`` callable.
+expected layout, onnxruntime rejects it, or its vectors disagree with the original graph's
+(for the pinned model, with vectors shipped in ``assets/minilm/probe_vectors.json``).
+:func:`open_plain` loads the file as it is. Both return a
+``run_batch(input_ids, attention_mask, token_type_ids)`` callable.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +30,7 @@ from app.services.embeddings import (
 logger = logging.getLogger(__name__)
 
 _ORT_INT_TYPES = {"tensor(int64)": np.int64, "tensor(int32)": np.int32}
-#: A rewritten custom model must agree with the original graph this well on PROBE_TEXTS.
+#: The int8 graph must agree with the original graph this well on PROBE_TEXTS.
 INT8_MIN_COSINE = 0.98
 PROBE_TEXTS = ("ok", "How does parking work at the tower?", "Budget review next Tuesday. " * 8)
 
@@ -63,10 +66,12 @@ def open_plain(path: Path, data: bytes, threads: int) -> RunBatch:
     return _runner(session, path, shrink_arena=True)
 
 
-def open_int8(path: Path, data: bytes, *, check_against: RunBatch | None = None) -> RunBatch | None:
+def open_int8(path: Path, data: bytes, *, expected: np.ndarray) -> RunBatch | None:
     """The int8 graph, single-threaded (run one text per call, in parallel), or None.
 
-    With ``check_against`` (the original graph), the two must agree on PROBE_TEXTS.
+    Its vectors for PROBE_TEXTS must agree with ``expected`` (the original graph's), so a
+    CPU whose int8 kernels misbehave (saturating products without VNNI, say) gets the
+    model as it is rather than vectors that drift.
     """
     import onnxruntime as ort
 
@@ -90,7 +95,7 @@ def open_int8(path: Path, data: bytes, *, check_against: RunBatch | None = None)
     except Exception as exc:  # onnxruntime's own exceptions are not exported
         logger.warning("%s: the int8 graph failed (%s); running the model as it is", path, exc)
         return None
-    if check_against is not None and (worst := _agreement(run, check_against)) < INT8_MIN_COSINE:
+    if (worst := _agreement(run, expected)) < INT8_MIN_COSINE:
         logger.warning(
             "%s: the int8 graph's vectors differ from the model's (cosine %.3f < %.2f); "
             "running the model as it is", path, worst, INT8_MIN_COSINE,
@@ -100,12 +105,29 @@ def open_int8(path: Path, data: bytes, *, check_against: RunBatch | None = None)
     return run
 
 
-def _agreement(run_int8: RunBatch, plain: RunBatch) -> float:
-    """The lowest cosine between the two graphs' vectors for PROBE_TEXTS."""
-    ids = [enc.ids for enc in load_minilm_tokenizer().encode_batch(list(PROBE_TEXTS))]
-    ours = embed_each(ids, run_int8, dimension=MINILM_DIMENSION)
-    theirs = embed_token_ids(ids, plain, batch_size=len(ids), dimension=MINILM_DIMENSION)
-    return float(np.min(np.sum(ours * theirs, axis=1)))
+def _probe_ids() -> list[list[int]]:
+    return [enc.ids for enc in load_minilm_tokenizer().encode_batch(list(PROBE_TEXTS))]
+
+
+def probe_vectors(plain: RunBatch) -> np.ndarray:
+    """The original graph's vectors for PROBE_TEXTS."""
+    ids = _probe_ids()
+    return embed_token_ids(ids, plain, batch_size=len(ids), dimension=MINILM_DIMENSION)
+
+
+def pinned_probe_vectors() -> np.ndarray:
+    """:func:`probe_vectors` of the pinned model, shipped with the tokenizer (no second load)."""
+    asset = resources.files("app.services").joinpath("assets", "minilm", "probe_vectors.json")
+    stored = json.loads(asset.read_text(encoding="utf-8"))
+    if stored["texts"] != list(PROBE_TEXTS):
+        raise EmbeddingModelError("probe_vectors.json does not match PROBE_TEXTS")
+    return np.asarray(stored["vectors"], dtype=np.float32)
+
+
+def _agreement(run_int8: RunBatch, expected: np.ndarray) -> float:
+    """The lowest cosine between the int8 graph's vectors for PROBE_TEXTS and ``expected``."""
+    ours = embed_each(_probe_ids(), run_int8, dimension=MINILM_DIMENSION)
+    return float(np.min(np.sum(ours * expected, axis=1)))
 
 
 def _runner(session: Any, path: Path, *, shrink_arena: bool) -> RunBatch:

@@ -355,3 +355,28 @@ def test_a_custom_model_whose_rewrite_disagrees_falls_back(
     assert "differ from the model's" in caplog.text
     expected = OnnxMiniLMEmbedder(int8=False).load().embed_array(VARIED)
     np.testing.assert_allclose(fallback.embed_array(VARIED), expected, atol=1e-5)
+
+
+def test_the_pinned_model_is_checked_against_its_shipped_probe_vectors(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A CPU whose int8 kernels drift (or a broken rewrite) gets the model as it is."""
+    import onnx
+    from onnx import numpy_helper
+
+    from app.services.onnx_session import PROBE_TEXTS, pinned_probe_vectors
+
+    shipped = pinned_probe_vectors()  # what the original graph says for the probe texts
+    as_is = OnnxMiniLMEmbedder(int8=False).load().embed_array(list(PROBE_TEXTS))
+    np.testing.assert_allclose(shipped, as_is, atol=1e-4)
+
+    broken = onnx.load(default_model_path())
+    bias = next(t for t in broken.graph.initializer if t.name.endswith("5.output.LayerNorm.bias"))
+    noise = np.random.default_rng(2).normal(0, 5, size=384).astype(np.float32)
+    bias.CopyFrom(numpy_helper.from_array(noise, bias.name))
+    monkeypatch.setattr(onnx_int8, "rewrite_int8", lambda data: (broken.SerializeToString(), {}))
+    caplog.set_level(logging.WARNING)
+    fallback = OnnxMiniLMEmbedder().load()
+    assert fallback.int8_active is False
+    assert "differ from the model's" in caplog.text
+    np.testing.assert_allclose(fallback.embed_array(list(PROBE_TEXTS)), as_is, atol=1e-5)
