@@ -106,6 +106,10 @@ class OutboxRow(Base):
     )
 
 
+def _norm_text(length: int) -> String:
+    return String(length).with_variant(String(length, collation="C"), "postgresql")  # type: ignore[return-value]
+
+
 class FactRow(Base):
     """One (subject, predicate, object) fact of the graph, as written and normalised.
 
@@ -119,9 +123,10 @@ class FactRow(Base):
     subject: Mapped[str] = mapped_column(String(300), nullable=False)
     predicate: Mapped[str] = mapped_column(String(100), nullable=False)
     object: Mapped[str] = mapped_column(String(300), nullable=False)
-    subject_norm: Mapped[str] = mapped_column(String(300), nullable=False)
-    predicate_norm: Mapped[str] = mapped_column(String(100), nullable=False)
-    object_norm: Mapped[str] = mapped_column(String(300), nullable=False)
+    # Byte order on PostgreSQL (migration 0006): compared for equality only.
+    subject_norm: Mapped[str] = mapped_column(_norm_text(300), nullable=False)
+    predicate_norm: Mapped[str] = mapped_column(_norm_text(100), nullable=False)
+    object_norm: Mapped[str] = mapped_column(_norm_text(300), nullable=False)
     confidence: Mapped[float] = mapped_column(nullable=False, default=1.0)  # float -> Float
     # "manual", "proposal:<id>" or "document:<id>": what to remove when the origin goes.
     source: Mapped[str] = mapped_column(String(100), nullable=False, default="manual")
