@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import openai
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 
 
 logger = logging.getLogger(__name__)
+
+ReplyT = TypeVar("ReplyT", bound=BaseModel)
 
 MAX_LEAD_CHARS = 1200
 CITATION = re.compile(r"#(\d+)")
@@ -221,14 +223,7 @@ class OpenAIBackend:
             {"role": "system", "content": ANALYSIS_PROMPT},
             {"role": "user", "content": question},
         ]
-        try:
-            completion = await self._structured(messages)
-        except openai.OpenAIError as exc:
-            raise _failure("analysis", exc) from exc
-        try:
-            reply = AnalysisReply.model_validate(json.loads(_content(completion)))
-        except (ValueError, ValidationError) as exc:  # JSONDecodeError is a ValueError
-            raise LLMError(f"analysis reply is invalid: {type(exc).__name__}") from exc
+        reply = await self._json_reply("analysis", messages, SCHEMA_FORMAT, AnalysisReply)
         return reply.to_analysis()
 
     async def write_lead(self, context: AnswerContext) -> str:
@@ -249,14 +244,7 @@ class OpenAIBackend:
             {"role": "system", "content": themes_prompt(max_themes)},
             {"role": "user", "content": fenced_submissions(submissions)},
         ]
-        try:
-            completion = await self._structured(messages, THEMES_FORMAT)
-        except openai.OpenAIError as exc:
-            raise _failure("themes", exc) from exc
-        try:
-            reply = ThemesReply.model_validate(json.loads(_content(completion)))
-        except (ValueError, ValidationError) as exc:
-            raise LLMError(f"themes reply is invalid: {type(exc).__name__}") from exc
+        reply = await self._json_reply("themes", messages, THEMES_FORMAT, ThemesReply)
         return to_groups(reply, len(submissions))
 
     async def extract_facts(self, text: str) -> list[ExtractedFact]:
@@ -264,20 +252,28 @@ class OpenAIBackend:
             {"role": "system", "content": FACTS_PROMPT},
             {"role": "user", "content": fenced_chunk(text)},
         ]
-        try:
-            completion = await self._structured(messages, FACTS_FORMAT)
-        except openai.OpenAIError as exc:
-            raise _failure("facts", exc) from exc
-        try:
-            reply = FactsReply.model_validate(json.loads(_content(completion)))
-        except (ValueError, ValidationError) as exc:
-            raise LLMError(f"facts reply is invalid: {type(exc).__name__}") from exc
+        reply = await self._json_reply("facts", messages, FACTS_FORMAT, FactsReply)
         return to_facts(reply)
 
-    async def _structured(
+    async def _json_reply(
         self,
+        step: str,
         messages: list[ChatCompletionMessageParam],
-        schema_format: ResponseFormat = SCHEMA_FORMAT,
+        schema_format: ResponseFormat,
+        reply_type: type[ReplyT],
+    ) -> ReplyT:
+        """One structured request, its reply validated as ``reply_type``; LLMError if not."""
+        try:
+            completion = await self._structured(messages, schema_format)
+        except openai.OpenAIError as exc:
+            raise _failure(step, exc) from exc
+        try:
+            return reply_type.model_validate(json.loads(_content(completion)))
+        except (ValueError, ValidationError) as exc:  # JSONDecodeError is a ValueError
+            raise LLMError(f"{step} reply is invalid: {type(exc).__name__}") from exc
+
+    async def _structured(
+        self, messages: list[ChatCompletionMessageParam], schema_format: ResponseFormat
     ) -> ChatCompletion:
         """A JSON reply: schema-constrained when the server allows, else a JSON object."""
         if self.supports_schema:
