@@ -34,6 +34,12 @@ def test_groups_are_disjoint_zero_based_and_merged_by_name() -> None:
     assert groups == [ThemeGroup("Greenery", (0, 1, 3)), ThemeGroup("Coffee", (2,))]
 
 
+def test_an_idea_listed_twice_in_one_theme_is_one_member() -> None:
+    groups = to_groups(reply(("Greenery", [2, 1, 2]), ("Coffee", [3, 3])), 3)
+
+    assert groups == [ThemeGroup("Greenery", (0, 1)), ThemeGroup("Coffee", (2,))]
+
+
 def test_a_theme_called_other_is_left_to_other_ideas() -> None:
     groups = to_groups(reply(("Other ideas", [1]), ("Coffee", [1, 2])), 3)
 

@@ -107,7 +107,7 @@ def fenced_submissions(submissions: list[str]) -> str:
 def to_groups(reply: ThemesReply, count: int) -> list[ThemeGroup]:
     """Disjoint, non-empty groups of 0-based indices; equal names (any case) are one.
 
-    An idea listed twice stays in the first theme that lists it; a theme named like
+    An idea listed twice stays once, in the first theme that lists it; a theme named like
     the summary's own "other ideas" is dropped (its ideas count there anyway).
     """
     names: dict[str, str] = {}
@@ -120,7 +120,7 @@ def to_groups(reply: ThemesReply, count: int) -> list[ThemeGroup]:
         if key in RESERVED_NAMES:
             continue
         names.setdefault(key, theme.name)
-        fresh = [m - 1 for m in theme.members if m - 1 not in taken]
+        fresh = [i for i in dict.fromkeys(m - 1 for m in theme.members) if i not in taken]
         taken.update(fresh)
         members.setdefault(key, []).extend(fresh)
     groups = [ThemeGroup(names[k], tuple(sorted(v))) for k, v in members.items() if v]
