@@ -21,6 +21,7 @@ import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -179,8 +180,7 @@ class EmbeddingThemeSummarizer:
                 "embedding submissions failed (%s); grouping by keywords", type(exc).__name__
             )
             return summarize_themes(texts, self.max_themes)
-        group = semantic_themes
-        kwargs: dict[str, Any] = {"max_themes": self.max_themes, "threshold": self.threshold}
-        if len(subs.unique) > INLINE_LIMIT:
-            return await asyncio.to_thread(group, subs, vectors, **kwargs)
-        return group(subs, vectors, **kwargs)
+        group = partial(
+            semantic_themes, subs, vectors, max_themes=self.max_themes, threshold=self.threshold
+        )
+        return await asyncio.to_thread(group) if len(subs.unique) > INLINE_LIMIT else group()
