@@ -97,6 +97,15 @@ async def test_a_derived_bulk_load_does_not_take_over_hand_added_facts(
     assert (await stored(database))[1] == ("Policy", "allows", "cats", 0.3, "manual")
 
 
+async def test_bulk_upsert_called_again_in_the_same_transaction(database: Database) -> None:
+    """Each call merges only its own rows, however often a transaction calls it."""
+    async with database.transaction() as session:
+        for confidence in (0.5, 0.9, 0.5):
+            rows = [("A", "is", "x", "a", "is", "x", confidence, "manual")]
+            assert await FactRepository(session).bulk_upsert(rows, NOW) == 1
+    assert await stored(database) == [("A", "is", "x", 0.5, "manual")]
+
+
 async def test_ids_follow_key_order_within_a_batch(graph: GraphService, database: Database) -> None:
     """PostgreSQL writes each batch in two halves at once; the order stays the keys'."""
     names = [f"Item {i:05}" for i in range(5000)]

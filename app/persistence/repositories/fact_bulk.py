@@ -64,7 +64,7 @@ def writers(dialect: str) -> int:
     return POSTGRES_WRITERS if dialect == "postgresql" else 1
 
 
-def pack(rows: Sequence[LoadRow], dialect: str, parts: int | None = None) -> list[bytes]:
+def pack(rows: Sequence[LoadRow], dialect: str) -> list[bytes]:
     """``rows`` (unique by normal form, sorted) as ``BulkWriter.write`` takes them: on
     PostgreSQL one piece per writer, each a contiguous run of keys, so no two writers
     ever touch the same triple."""
@@ -72,7 +72,7 @@ def pack(rows: Sequence[LoadRow], dialect: str, parts: int | None = None) -> lis
         # marshal: the fastest round trip for tuples of str and float between two
         # processes of this interpreter (pickle spends most of its time memoising).
         return [marshal.dumps(list(rows))]
-    step = -(-len(rows) // (parts or writers(dialect))) or 1
+    step = -(-len(rows) // writers(dialect)) or 1
     return [_copy_text(rows[i : i + step]) for i in range(0, len(rows), step)]
 
 
@@ -114,9 +114,11 @@ async def upsert_rows(connection: AsyncConnection, rows: Sequence[LoadRow], now:
     if connection.dialect.name == "postgresql":
         await connection.exec_driver_sql("SELECT 1")  # opens the transaction the COPY joins
         driver = await _driver(connection)
-        for payload in pack(rows, "postgresql", parts=1):
-            await _stage(driver, payload)
-            await driver.execute(_MERGE, now)
+        await _stage(driver, _copy_text(rows))
+        await driver.execute(_MERGE, now)
+        # ON COMMIT DROP waits for the commit: a second call in this transaction would
+        # merge these rows again (and fail on a key it changed twice).
+        await driver.execute("DROP TABLE facts_load")
     else:
         # As for BulkWriter, a bigger page cache; an operator's job (a benchmark's set-up),
         # so this connection may keep it.
