@@ -56,7 +56,8 @@ _embedders: dict[str, Embedder] = {}
 
 
 def default_embedder(settings: Settings) -> Embedder:
-    """One embedder per process and configuration (a local model loads on first use)."""
+    """The configured embedder: a local model is shared per process and path (it loads
+    on first use); an OpenAI-compatible one is a light client, made per call."""
     if settings.embedding_backend == "openai":
         from app.services.openai_embeddings import OpenAIEmbedder
 
