@@ -154,6 +154,22 @@ async def test_server_without_schemas_gets_json_object_from_then_on(
     assert service.fallbacks == {}
 
 
+async def test_an_unrelated_bad_request_keeps_schemas_on(
+    fake_openai: FakeOpenAI, connect: Connect
+) -> None:
+    fake_openai.content = analysis()
+    fake_openai.script("too_long")
+    service = connect()
+
+    await service.analyze_ask_query(QUESTION)  # answered offline: the model refused the prompt
+    assert service.fallbacks == {"analysis": 1}
+    second = await service.analyze_ask_query(QUESTION)
+
+    formats = [body["response_format"]["type"] for body in fake_openai.chat_requests]
+    assert formats == ["json_schema", "json_schema"]
+    assert second.status is ProposalStatus.CLOSED
+
+
 @pytest.mark.parametrize("max_retries", [0, 1])
 async def test_timeout_falls_back_to_the_offline_analysis(
     fake_openai: FakeOpenAI, max_retries: int

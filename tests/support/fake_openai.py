@@ -149,6 +149,12 @@ class FakeOpenAI:
                     param="response_format",
                 )
             mode = "ok"
+        if mode == "too_long":  # a 400 that has nothing to do with the output format
+            return 400, _error(
+                "This model's maximum context length is 8192 tokens.",
+                "invalid_request_error",
+                param="messages",
+            )
         if mode == "empty":
             return 200, _completion(body, None)
         if mode == "malformed":

@@ -192,6 +192,14 @@ def _failure(step: str, exc: openai.OpenAIError) -> LLMError:
     return LLMError(f"{step} request failed: {type(exc).__name__}{detail}")
 
 
+def _rejects_schema(exc: openai.BadRequestError) -> bool:
+    """Whether a 400 is about the requested output format (not, say, the prompt's size)."""
+    if getattr(exc, "param", None) == "response_format":
+        return True
+    text = str(getattr(exc, "message", "") or exc).lower()
+    return "response_format" in text or "json_schema" in text
+
+
 class OpenAIBackend:
     """One chat completion per step, against any OpenAI-compatible server.
 
@@ -279,7 +287,9 @@ class OpenAIBackend:
         if self.supports_schema:
             try:
                 return await self._create_json(messages, schema_format)
-            except openai.BadRequestError:
+            except openai.BadRequestError as exc:
+                if not _rejects_schema(exc):
+                    raise  # e.g. a context too long: schemas stay on for the next request
                 logger.info("The LLM server rejected json_schema output; using json_object")
         completion = await self._create_json(messages, JSON_OBJECT_FORMAT)
         self.supports_schema = False
