@@ -50,17 +50,9 @@ def shared_embedder(config: dict[str, Any]) -> Embedder:
                     f"collection was embedded with {key[0]!r}, which cannot be rebuilt from "
                     "config; pass embedding_function= when opening it"
                 )
-            embedder = _from_config(config)
+            embedder = embedder_from_config(config)
             _embedders[key] = embedder
         return embedder
-
-
-def _from_config(config: dict[str, Any]) -> Embedder:
-    if config.get("kind") == "openai":
-        from app.services.openai_embeddings import OpenAIEmbedder
-
-        return OpenAIEmbedder.from_config(config)
-    return embedder_from_config(config)
 
 
 @register_embedding_function

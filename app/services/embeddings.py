@@ -165,7 +165,7 @@ def embed_each(
     return out
 
 
-def _check_texts(texts: Sequence[str]) -> list[str]:
+def check_texts(texts: Sequence[str]) -> list[str]:
     if isinstance(texts, str):
         raise TypeError("embed() takes a sequence of texts, not a single str")
     return list(texts)
@@ -267,7 +267,7 @@ class OnnxMiniLMEmbedder:
         return self
 
     def embed_array(self, texts: Sequence[str]) -> np.ndarray:
-        items = _check_texts(texts)
+        items = check_texts(texts)
         if not items:
             return np.zeros((0, self.dimension), dtype=np.float32)
         tokenizer, embed_ids = self._ensure_loaded()
@@ -361,7 +361,7 @@ class HashingEmbedder:
         self.model_name = model_name or f"hashing-{dimension}"
 
     def embed_array(self, texts: Sequence[str]) -> np.ndarray:
-        items = _check_texts(texts)
+        items = check_texts(texts)
         out = np.zeros((len(items), self.dimension), dtype=np.float32)
         for row, text in enumerate(items):
             for token in _TOKEN_RE.findall(text.lower()) or [""]:
@@ -378,9 +378,13 @@ class HashingEmbedder:
         return {"kind": "hashing", "model_name": self.model_name, "dimension": self.dimension}
 
 
-def embedder_from_config(config: dict[str, Any]) -> OnnxMiniLMEmbedder | HashingEmbedder:
+def embedder_from_config(config: dict[str, Any]) -> Embedder:
     """Rebuild an embedder from ``to_config()`` output (used by the Chroma wrapper)."""
     kind = config.get("kind")
+    if kind == "openai":  # imported here: openai_embeddings builds on this module
+        from app.services.openai_embeddings import OpenAIEmbedder
+
+        return OpenAIEmbedder.from_config(config)
     if kind == "hashing":
         return HashingEmbedder(int(config["dimension"]), config.get("model_name"))
     if kind == "onnx-minilm":

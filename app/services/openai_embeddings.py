@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from app.services.embeddings import EmbeddingModelError, l2_normalize
+from app.services.embeddings import EmbeddingModelError, check_texts, l2_normalize
 
 if TYPE_CHECKING:
     import openai
@@ -65,10 +65,10 @@ class OpenAIEmbedder:
             raise ValueError("batch_size must be between 1 and 2048")
         self.model = model
         self.dimension = resolve_dimension(model, dimension)
-        # Ask for a width only when it differs from the model's own (and the model can).
-        self._requested = dimension if dimension != KNOWN_DIMENSIONS.get(model) else None
-        if self._requested is not None and not model.startswith(SHORTENABLE):
-            self._requested = None  # a self-hosted model: trust EMBEDDING_DIMENSIONS as given
+        # Ask for a width only when it differs from the model's own and the model can
+        # shorten; a self-hosted model is trusted to give EMBEDDING_DIMENSIONS as it is.
+        shorten = dimension != KNOWN_DIMENSIONS.get(model) and model.startswith(SHORTENABLE)
+        self._requested = dimension if shorten else None
         self.model_name = f"openai:{model}:{self.dimension}"
         self.base_url = base_url
         self.timeout = timeout
@@ -90,9 +90,7 @@ class OpenAIEmbedder:
         return self._client
 
     def embed_array(self, texts: Sequence[str]) -> np.ndarray:
-        if isinstance(texts, str):
-            raise TypeError("embed() takes a sequence of texts, not a single str")
-        items = [text if text.strip() else " " for text in texts]  # the API rejects ""
+        items = [text if text.strip() else " " for text in check_texts(texts)]  # no "" in the API
         out = np.empty((len(items), self.dimension), dtype=np.float32)
         for start in range(0, len(items), self.batch_size):
             batch = items[start : start + self.batch_size]

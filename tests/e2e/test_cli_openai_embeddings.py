@@ -14,7 +14,7 @@ import pytest
 from app.cli import main
 from app.config import Settings
 from app.container import Container, default_embedder
-from app.services.embeddings import EmbeddingModelError
+from app.services.embeddings import EmbeddingModelError, embedder_from_config
 from app.services.openai_embeddings import OpenAIEmbedder, resolve_dimension
 from tests.e2e.conftest import json_lines
 from tests.support.fake_openai import EMBEDDING_DIMENSIONS, FakeOpenAI
@@ -101,7 +101,10 @@ async def test_switching_backends_rebuilds_the_index(
         await local.stop()
 
 
-def test_settings_choose_the_backend(fake_openai: FakeOpenAI) -> None:
+def test_settings_choose_the_backend(
+    fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")  # a rebuilt embedder reads it from here
     settings = Settings(
         embedding_backend="openai",
         openai_api_key="sk-test",
@@ -114,6 +117,8 @@ def test_settings_choose_the_backend(fake_openai: FakeOpenAI) -> None:
     assert isinstance(embedder, OpenAIEmbedder)
     assert embedder.model_name == f"openai:self-hosted-model:{EMBEDDING_DIMENSIONS}"
     assert "sk-test" not in str(embedder.to_config())
+    rebuilt = embedder_from_config(embedder.to_config())  # as Chroma reopens a collection
+    assert isinstance(rebuilt, OpenAIEmbedder) and rebuilt.model_name == embedder.model_name
     vectors = embedder.embed_array(["a", "", "a"])
     assert vectors.shape == (3, EMBEDDING_DIMENSIONS)
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0)
