@@ -61,13 +61,14 @@ def cmd_run(args: argparse.Namespace) -> int:
             "(see .env.example)."
         )
     from app.persistence.migrations import upgrade_head
-    from app.telegram_handlers.bot import build_application
+    from app.runner import ConflictExit, run_bot
 
     upgrade_head(settings.resolved_database_url)
-    application = build_application(settings, freeze_gc=True)
-    logger.info("starting the bot (polling)")
-    application.run_polling(allowed_updates=["message", "callback_query"])
-    return 0
+    logger.info("starting the bot (%s)", "webhook" if settings.webhook_url else "polling")
+    try:
+        return run_bot(settings)
+    except ConflictExit as exc:
+        raise CliError(str(exc)) from exc
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
@@ -133,7 +134,7 @@ def _read_batch(path: str) -> list[str]:
 
 
 def cmd_parse_date(args: argparse.Namespace) -> int:
-    from app.nlp.dates import parse_date_range
+    from app.nlp.date_ranges import parse_date_range
 
     tz = args.tz or _settings().bot_timezone
     try:
@@ -148,7 +149,7 @@ def cmd_parse_date(args: argparse.Namespace) -> int:
     else:
         raise CliError("give a PHRASE or --batch FILE")
     for phrase in phrases:
-        found = parse_date_range(phrase, now, tz)
+        found = parse_date_range(phrase, now, tz, args.direction)
         start = found.start.isoformat() if found and found.start else None
         end = found.end.isoformat() if found and found.end else None
         if args.json:
@@ -164,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="coordbot", description=__doc__)
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("run", help="migrate, then run the bot (polling)").set_defaults(func=cmd_run)
+    sub.add_parser("run", help="migrate, then run the bot").set_defaults(func=cmd_run)
     sub.add_parser("migrate", help="alembic upgrade head").set_defaults(func=cmd_migrate)
     seed = sub.add_parser("seed", help="load a fixture into the database and the index")
     seed.add_argument("file")
@@ -176,6 +177,12 @@ def build_parser() -> argparse.ArgumentParser:
     parse.add_argument("--now", metavar="ISO8601")
     parse.add_argument("--tz", metavar="ZONE")
     parse.add_argument("--json", action="store_true")
+    parse.add_argument(
+        "--direction",
+        choices=("past", "future", "nearest"),
+        default="nearest",
+        help="how a year-less date or a bare weekday is read (default nearest)",
+    )
     parse.set_defaults(func=cmd_parse_date)
     from app import cli_knowledge
 
@@ -186,6 +193,9 @@ def build_parser() -> argparse.ArgumentParser:
     from app import cli_ask
 
     cli_ask.register(sub)
+    from app import cli_mcp
+
+    cli_mcp.register(sub)
     return parser
 
 

@@ -6,12 +6,14 @@ time. Secrets (the bot token, the OpenAI key) have no defaults.
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
@@ -36,6 +38,9 @@ class Settings(BaseSettings):
     embedding_backend: Literal["local", "openai"] = "local"
     openai_embedding_model: str = "text-embedding-3-small"
     embedding_dimensions: int | None = Field(default=None, ge=1, le=8192)
+    # The bundled model's int8 graph: "auto" picks int8 or uint8 weights for this CPU;
+    # "int8" / "uint8" force one (still checked against probe vectors); "off": float32.
+    embedding_int8: Literal["auto", "int8", "uint8", "off"] = "auto"
     sweep_interval_seconds: float = Field(default=60.0, gt=0, le=60)
     # /ask: any OpenAI-compatible server; without a key the offline backend answers.
     openai_api_key: str | None = None
@@ -44,6 +49,21 @@ class Settings(BaseSettings):
     openai_answer_model: str | None = None  # defaults to openai_model
     llm_timeout_seconds: float = Field(default=20.0, gt=0, le=120)
     llm_max_retries: int = Field(default=1, ge=0, le=5)
+    # `coordbot mcp --http`: the bearer token every request needs, and the host names
+    # (besides localhost) a server behind a real name answers to, comma-separated.
+    mcp_token: str | None = None
+    mcp_allowed_hosts: Annotated[tuple[str, ...], NoDecode] = ()
+    # Deployment: a self-hosted Bot API server, webhooks, the health/metrics server.
+    telegram_api_base_url: str = "https://api.telegram.org/bot"
+    telegram_api_file_url: str | None = None  # PTB's default: .../file/bot
+    telegram_local_mode: bool = False
+    # PTB's client-side limiter (30 messages/s, 20 per minute per group or channel).
+    # Telegram enforces those limits anyway: turn it off only against a test stand-in.
+    telegram_rate_limit: bool = True
+    webhook_url: str | None = None
+    webhook_secret: str | None = None
+    http_host: str = "0.0.0.0"
+    http_port: int = Field(default=8080, ge=0, le=65535)  # 0: no HTTP server
 
     @field_validator("admin_telegram_ids", mode="before")
     @classmethod
@@ -58,6 +78,13 @@ class Settings(BaseSettings):
             return frozenset({value})
         return value
 
+    @field_validator("mcp_allowed_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(p for p in value.replace(";", ",").replace(" ", ",").split(",") if p)
+        return value
+
     @field_validator("bot_timezone")
     @classmethod
     def _check_timezone(cls, value: str) -> str:
@@ -66,6 +93,30 @@ class Settings(BaseSettings):
         except (ZoneInfoNotFoundError, ValueError) as exc:
             raise ValueError(f"BOT_TIMEZONE {value!r} is not an IANA time zone") from exc
         return value
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _check_secret(cls, value: str | None) -> str | None:
+        # Telegram accepts 1-256 characters A-Z, a-z, 0-9, _ and -.
+        if value is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", value):
+            raise ValueError("WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -")
+        return value
+
+    @model_validator(mode="after")
+    def _webhook_needs_secret(self) -> Settings:
+        if self.webhook_url and not self.webhook_secret:
+            raise ValueError("WEBHOOK_SECRET is required when WEBHOOK_URL is set")
+        if self.webhook_url and not self.webhook_url.startswith(("https://", "http://")):
+            raise ValueError("WEBHOOK_URL must be an http(s) URL")
+        if self.webhook_url and not self.http_port:
+            raise ValueError("WEBHOOK_URL needs the HTTP server: set HTTP_PORT (not 0)")
+        return self
+
+    @property
+    def webhook_path(self) -> str:
+        """The path the HTTP server takes webhook updates on: WEBHOOK_URL's path."""
+        path = urlsplit(self.webhook_url or "").path
+        return path if path and path != "/" else "/telegram"
 
     @property
     def resolved_database_url(self) -> str:

@@ -9,13 +9,14 @@ from chromadb.api import ClientAPI
 from chromadb.config import Settings as ChromaSettings
 
 from app.config import Settings
+from app.core.ask.context_service import ContextService
 from app.core.closing_service import ClosingService
-from app.core.context_service import ContextService
 from app.core.document_facts import DocumentFacts
 from app.core.document_service import DocumentService
 from app.core.graph_service import GraphService
 from app.core.index_service import IndexService
 from app.core.outbox_service import OutboxService
+from app.core.proposal_catalog import ProposalCatalog
 from app.core.proposal_facts import FanOutIndexer, ProposalFactsSync
 from app.core.proposal_service import ProposalService
 from app.core.results_service import ResultsService
@@ -36,6 +37,7 @@ from app.domain.interfaces import (
 )
 from app.domain.models import OutboxMessage, Proposal
 from app.persistence.database import Database
+from app.persistence.leases import sending_lease
 from app.persistence.migrations import upgrade_head_async
 from app.services.embeddings import Embedder, OnnxMiniLMEmbedder
 from app.services.llm import LLMService
@@ -69,9 +71,14 @@ def default_embedder(settings: Settings) -> Embedder:
             timeout=settings.llm_timeout_seconds,
             max_retries=settings.llm_max_retries,
         )
-    key = str(settings.embedding_model_path or "")
+    key = f"{settings.embedding_model_path or ''}|{settings.embedding_int8}"
     if key not in _embedders:
-        _embedders[key] = OnnxMiniLMEmbedder(settings.embedding_model_path)
+        int8 = settings.embedding_int8 != "off"
+        _embedders[key] = OnnxMiniLMEmbedder(
+            settings.embedding_model_path,
+            int8=int8,
+            int8_weights=settings.embedding_int8 if int8 else "auto",
+        )
     return _embedders[key]
 
 
@@ -143,7 +150,9 @@ class Container:
             admin_ids=settings.admin_telegram_ids,
             reminder_before=settings.reminder_before,
         )
-        self.outbox = OutboxService(self.db, self.clock, sender or OfflineSender())
+        self.outbox = OutboxService(
+            self.db, self.clock, sender or OfflineSender(), lease=sending_lease(self.db)
+        )
         self.context = ContextService(
             self.db,
             self.clock,
@@ -152,6 +161,10 @@ class Container:
             self.graph,
             self.llm,
             settings.timezone,
+        )
+        # Proposals as any reader may see them (the MCP server's proposal tools).
+        self.catalog = ProposalCatalog(
+            self.db, self.context.search, self.vectors.embed, self.documents
         )
 
     def theme_summarizer(self) -> ThemeSummarizer:
@@ -175,4 +188,5 @@ class Container:
     async def stop(self) -> None:
         await self.llm.aclose()
         await self.vectors.close()
+        await self.outbox.close()
         await self.db.dispose()

@@ -34,7 +34,6 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -44,13 +43,17 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.ask_community import ASKER, NOW, SEED, users
-from bench.ask_dataset import ensure_dataset
+from bench.ask_dataset import (
+    add_dataset_arguments,
+    default_data_dir,
+    ensure_dataset,
+    run_guarded,
+)
 from bench.ask_openai import openai_part
 from bench.ask_probes import Phases, capture_intents
 from bench.ask_questions import questions
 from bench.common import (
     DEFAULT_URL,
-    exclusive_use,
     latency_summary,
     logger,
     percentile,
@@ -247,36 +250,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--proposals", type=int, default=10_000)
-    parser.add_argument("--chunks", type=int, default=20_000)
-    parser.add_argument("--facts", type=int, default=100_000)
     parser.add_argument("--questions", type=int, default=200)
     parser.add_argument("--openai-questions", type=int, default=31, help="0 skips the part")
-    parser.add_argument("--data-dir", type=Path, help="where the data set is kept and reused")
-    parser.add_argument("--rebuild", action="store_true", help="build the data set again")
-    parser.add_argument(
-        "--database-url", help=f"PostgreSQL instead of SQLite (e.g. {DEFAULT_URL}_ask)"
-    )
+    add_dataset_arguments(parser, f"PostgreSQL instead of SQLite (e.g. {DEFAULT_URL}_ask)")
     parser.add_argument("--profile", metavar="PATH", help="cProfile the measured questions")
     args = parser.parse_args(argv)
-    if args.data_dir is None:
-        suffix = "-pg" if args.database_url else ""
-        name = f"p{args.proposals}-c{args.chunks}-f{args.facts}{suffix}"
-        args.data_dir = Path(tempfile.gettempdir()) / "coordbot-bench-ask" / name
+    default_data_dir(args, "ask")
     return args
-
-
-async def guarded(args: argparse.Namespace) -> dict[str, Any]:
-    if not args.database_url:
-        return await run(args)
-    async with exclusive_use(args.database_url):
-        return await run(args)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     start_bot_benchmark()
-    sys.stdout.write(json.dumps(asyncio.run(guarded(args))) + "\n")
+    sys.stdout.write(json.dumps(asyncio.run(run_guarded(run, args))) + "\n")
     return 0
 
 

@@ -16,17 +16,48 @@ import asyncio
 import json
 import random
 import shutil
+import tempfile
 import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from bench.ask_community import NOW, SEED, users
 from bench.ask_corpus import Texts, fact_rows, make_documents, make_pools, make_proposals
-from bench.common import logger, prepare_postgres
+from bench.common import exclusive_use, logger, prepare_postgres
 
 DATASET_VERSION = 2
 BATCH = 5000
+
+
+def add_dataset_arguments(parser: argparse.ArgumentParser, database_help: str) -> None:
+    """The data set's size and where it lives: shared by the benchmarks that use it."""
+    parser.add_argument("--proposals", type=int, default=10_000)
+    parser.add_argument("--chunks", type=int, default=20_000)
+    parser.add_argument("--facts", type=int, default=100_000)
+    parser.add_argument("--data-dir", type=Path, help="where the data set is kept and reused")
+    parser.add_argument("--rebuild", action="store_true", help="build the data set again")
+    parser.add_argument("--database-url", help=database_help)
+
+
+def default_data_dir(args: argparse.Namespace, benchmark: str) -> None:
+    """``--data-dir`` when not given: one directory per size under the system temp dir."""
+    if args.data_dir is None:
+        suffix = "-pg" if args.database_url else ""
+        name = f"p{args.proposals}-c{args.chunks}-f{args.facts}{suffix}"
+        args.data_dir = Path(tempfile.gettempdir()) / f"coordbot-bench-{benchmark}" / name
+
+
+async def run_guarded(
+    run: Callable[[argparse.Namespace], Awaitable[dict[str, Any]]], args: argparse.Namespace
+) -> dict[str, Any]:
+    """``run(args)``, holding the PostgreSQL benchmark database for itself when one is used."""
+    if not args.database_url:
+        return await run(args)
+    async with exclusive_use(args.database_url):
+        return await run(args)
 
 
 async def build(container: Any, args: argparse.Namespace) -> dict[str, Any]:

@@ -30,7 +30,7 @@ async def openai_part(app: Any, request: Any, factory: Any, config: Any, asked: 
         from tests.support.fake_openai import FakeOpenAI
     except ImportError as exc:
         return {"skipped": f"no OpenAI backend or fake server: {exc}"}
-    from app.nlp.ask_analysis import analyze_question
+    from app.core.ask.analysis import analyze_question
 
     def reply(body: dict[str, Any]) -> str:
         user = next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")

@@ -3,6 +3,11 @@
     python bench/knowledge.py [--chunks 1000] [--collection-size 50000] [--queries 200]
                               [--base-vectors 2000] [--noise 0.025] [--data-dir DIR]
     python bench/knowledge.py --memory-only [--data-dir DIR]
+    python bench/knowledge.py --path auto|int8|uint8|off   # EMBEDDING_INT8 for the run
+
+The output names the CPU, its int8-relevant flags (avx2, avx512_vnni, avx_vnni, amx_int8),
+whether its uint8 x int8 products saturate, and which embedding path ran
+(``embedding_path``: int8 or uint8 weights on the int8 graph, or float32).
 
 Everything runs on the real stack: a migrated SQLite file (``kb.sqlite3``) and the embedded
 Chroma store (``chroma/``) in a temporary DATA_DIR, the bundled all-MiniLM-L6-v2 int8 ONNX
@@ -78,22 +83,25 @@ TARGET_RSS_MB = 350
 
 
 async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
-    from app.container import Container
+    from app.container import Container, default_embedder
     from app.domain.clock import SystemClock
     from app.persistence.database import Database
     from app.persistence.migrations import upgrade_head
     from app.services.embeddings import OnnxMiniLMEmbedder
 
-    settings = settings_for(data_dir)
+    settings = settings_for(data_dir)  # EMBEDDING_INT8 from the environment (--path)
     url = settings.resolved_database_url
     await asyncio.to_thread(upgrade_head, url)
-    embedder = OnnxMiniLMEmbedder()  # the app's defaults, as default_embedder() builds it
+    embedder = default_embedder(settings)  # what the bot builds
+    assert isinstance(embedder, OnnxMiniLMEmbedder)
     container = Container(settings, clock=SystemClock(), database=Database(url), embedder=embedder)
     gen = TextGenerator(args.seed)
     out: dict[str, Any] = {"embedder": embedder.to_config()}
     try:
         imported, base = await import_phase(container, args, gen)
-        out["embedder_int8_active"] = embedder.int8_active  # False: the rewrite did not fit
+        # "int8" / "uint8": the int8 graph with those weights; "float32": the model as it is.
+        out["embedding_path"] = embedder.compute_path
+        out["embedder_int8_active"] = embedder.int8_active
         out.update(imported)
         out["rss_mb_after_imports"] = rss_mb()
         out.update(await fill_phase(container, args, gen, base))
@@ -111,10 +119,14 @@ def report(
 ) -> dict[str, Any]:
     """The JSON object printed: ``run_info`` (cpus, start load), the results, the targets."""
     query_p95 = result["query_ms"]["p95"]
+    from app.services.onnx_cpu import cpu_flags, int8_products_saturate
+
     return {
         "benchmark": "knowledge",
         "database": "sqlite",
         **run_info,
+        "cpu": cpu_flags(),
+        "int8_products_saturate": int8_products_saturate(),
         **result,
         "target_import_chunks_per_second": TARGET_IMPORT_CHUNKS_PER_SECOND,
         "target_query_p95_ms": TARGET_QUERY_P95_MS,
@@ -152,6 +164,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--data-dir", type=Path, help="DATA_DIR to use (must be empty; default: a temp dir)"
     )
     parser.add_argument(
+        "--path",
+        choices=["auto", "int8", "uint8", "off"],
+        default=None,
+        help="EMBEDDING_INT8 for this run and its memory subprocesses (default: as set)",
+    )
+    parser.add_argument(
         "--memory-only",
         action="store_true",
         help="only the memory measurement, in this process (run by the main run)",
@@ -161,6 +179,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
+    if args.path is not None:
+        os.environ["EMBEDDING_INT8"] = args.path
     if args.memory_only:
         result = run_memory_only(args.data_dir, args.seed)
         print(json.dumps({"benchmark": "knowledge-memory", **result}))

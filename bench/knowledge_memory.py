@@ -50,6 +50,7 @@ async def memory_only(data_dir: Path, seed: int) -> dict[str, Any]:
         t = time.perf_counter()
         container.embedder.load()  # type: ignore[attr-defined]
         out["int8_active"] = container.embedder.int8_active  # type: ignore[attr-defined]
+        out["embedding_path"] = container.embedder.compute_path  # type: ignore[attr-defined]
         container.embedder.embed_array(batch)
         out["model_load_and_first_batch_seconds"] = round(time.perf_counter() - t, 2)
         out["first_batch_chunks"] = len(batch)

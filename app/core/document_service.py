@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.index_service import IndexService
@@ -150,36 +151,48 @@ class DocumentService:
         scope = f"proposal:{proposal_id}" if proposal_id is not None else "global"
         digest = hashlib.sha256(content.encode("utf-8")).hexdigest()
         now = self.clock.now()
-        async with self.db.transaction() as session:
-            if proposal_id is not None and not await ProposalRepository(session).get_proposal_by_id(
-                proposal_id
-            ):
-                raise proposal_not_found(proposal_id)
-            repo = DocumentRepository(session)
-            existing = await repo.find_by_hash(scope, digest)
-            if existing is not None:
+        try:
+            async with self.db.transaction() as session:
+                if proposal_id is not None and not await ProposalRepository(
+                    session
+                ).get_proposal_by_id(proposal_id):
+                    raise proposal_not_found(proposal_id)
+                repo = DocumentRepository(session)
+                existing = await repo.find_by_hash(scope, digest)
+                if existing is not None:
+                    count = await repo.chunk_count(existing.id)
+                    return ImportResult(
+                        existing.id, existing.title, count, existing.created_at, True
+                    )
+                doc_id = str(uuid.uuid4())
+                await repo.add(
+                    DocumentRow(
+                        id=doc_id,
+                        title=title,
+                        content=content,
+                        source=source,
+                        category=category,
+                        scope=scope,
+                        proposal_id=proposal_id,
+                        owner_id=owner_id,
+                        content_hash=digest,
+                        chunk_size=chunk_size,
+                        chunk_overlap=chunk_overlap,
+                        extra=metadata or {},
+                        created_at=now,
+                        updated_at=now,
+                    ),
+                    _chunk_rows(doc_id, pieces),
+                )
+        except IntegrityError:
+            # Another process stored the same content in this scope meanwhile: theirs wins.
+            async with self.db.transaction() as session:
+                repo = DocumentRepository(session)
+                existing = await repo.find_by_hash(scope, digest)
+                if existing is None:
+                    raise
                 count = await repo.chunk_count(existing.id)
-                return ImportResult(existing.id, existing.title, count, existing.created_at, True)
-            doc_id = str(uuid.uuid4())
-            await repo.add(
-                DocumentRow(
-                    id=doc_id,
-                    title=title,
-                    content=content,
-                    source=source,
-                    category=category,
-                    scope=scope,
-                    proposal_id=proposal_id,
-                    owner_id=owner_id,
-                    content_hash=digest,
-                    chunk_size=chunk_size,
-                    chunk_overlap=chunk_overlap,
-                    extra=metadata or {},
-                    created_at=now,
-                    updated_at=now,
-                ),
-                _chunk_rows(doc_id, pieces),
-            )
+            return ImportResult(existing.id, existing.title, count, existing.created_at, True)
         logger.info("document %s imported (%d chunks)", doc_id, len(pieces))
         await self.index.chunks_changed()
         await self.facts.document_changed(doc_id, digest, pieces)

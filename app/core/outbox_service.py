@@ -6,6 +6,10 @@ for the next write, which takes every mark that arrived meanwhile. An idle sende
 writes each mark at once; a busy one writes one transaction per round of
 messages instead of one per message. The only window for a duplicate is a crash
 between Telegram's acceptance and that write.
+
+Replicas: only the holder of the sending lease sends (one process per bot, so the
+rate limit holds); a replica that takes the lease over from a dead holder makes
+that holder's claimed rows due at once instead of waiting out their lease.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from app.domain.clock import Clock
 from app.domain.interfaces import DeliveryError, MessageSender
 from app.domain.models import OutboxMessage, Proposal
 from app.persistence.database import Database
+from app.persistence.leases import AlwaysHeld, SendingLease
 from app.persistence.repositories.outbox import OutboxRepository
 from app.persistence.repositories.proposals import ProposalRepository
 
@@ -41,12 +46,14 @@ class OutboxService:
         sender: MessageSender,
         batch: int = 100,
         concurrency: int = 8,
+        lease: SendingLease | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
         self.sender = sender
         self.batch = batch
         self.concurrency = concurrency
+        self.lease: SendingLease = lease or AlwaysHeld()
         self._lock = asyncio.Lock()
         self._again = False
         self._unmarked: dict[int, tuple[datetime, int | None]] = {}
@@ -67,6 +74,13 @@ class OutboxService:
         delivered = 0
         async with self._lock:
             self._again = False
+            if not await self.lease.hold():
+                return 0  # another replica sends
+            if self.lease.taken_over():
+                async with self.db.transaction() as session:
+                    freed = await OutboxRepository(session).release_leases(self.clock.now())
+                if freed:
+                    logger.info("took over %d outbox messages from a sender that stopped", freed)
             while True:
                 now = self.clock.now()
                 async with self.db.transaction() as session:
@@ -86,13 +100,16 @@ class OutboxService:
 
         async def one(message: OutboxMessage) -> int:
             proposal = proposals.get(message.proposal_id) if message.proposal_id else None
-            async with gate:  # bounds the calls in flight, not the bookkeeping after them
+            # The gate covers the call and its mark: messages Telegram accepted but the
+            # database does not yet know as sent (the ones a crash would send twice) are
+            # never more than ``concurrency``.
+            async with gate:
                 outcome = await self._send(message, proposal)
-            if isinstance(outcome, DeliveryError):
-                await self._failed(message.id, message.attempts + 1, outcome)
-                return 0
-            await self._mark_sent(message.id, outcome)
-            return 1
+                if not isinstance(outcome, DeliveryError):
+                    await self._mark_sent(message.id, outcome)
+                    return 1
+            await self._failed(message.id, message.attempts + 1, outcome)
+            return 0
 
         return sum(await asyncio.gather(*(one(m) for m in messages)))
 
@@ -134,6 +151,10 @@ class OutboxService:
             wait = exc.retry_after if exc.retry_after is not None else backoff_seconds(attempts)
             logger.info("outbox message %s retries in %.0fs: %s", message_id, wait, exc.reason)
             await repo.mark_retry(message_id, now + timedelta(seconds=wait), exc.reason)
+
+    async def close(self) -> None:
+        """Give up the sending lease (at shutdown, after the last marks are written)."""
+        await self.lease.release()
 
     async def pending(self) -> int:
         async with self.db.transaction() as session:

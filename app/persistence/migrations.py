@@ -1,14 +1,25 @@
-"""Run Alembic from code, so `coordbot run` and `coordbot migrate` share one path."""
+"""Run Alembic from code, so `coordbot run` and `coordbot migrate` share one path.
+
+On PostgreSQL the upgrade runs under an advisory lock: replicas starting together
+migrate one after the other (the later ones find the schema at head and do nothing).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import os
+from functools import cache
 from pathlib import Path
 
 from alembic.config import Config
+from alembic.script import ScriptDirectory
+from sqlalchemy import pool, text
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from alembic import command
+
+MIGRATION_LOCK = 0x636F6F7264  # "coord": one key per database, shared by every replica
 
 
 def _script_location() -> Path:
@@ -30,13 +41,46 @@ def alembic_config(url: str) -> Config:
     return cfg
 
 
+@cache
+def head_revision() -> str | None:
+    """The newest revision the code knows (read from the scripts once per process)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(_script_location()))
+    return ScriptDirectory.from_config(cfg).get_current_head()
+
+
 def upgrade_head(url: str) -> None:
     """Bring the database at ``url`` to the newest schema (blocking)."""
     if url.startswith("sqlite"):
         path = url.split("///", 1)[-1]
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-    command.upgrade(alembic_config(url), "head")
+        command.upgrade(alembic_config(url), "head")
+        return
+    asyncio.run(_locked_upgrade(url))
+
+
+async def _locked_upgrade(url: str) -> None:
+    engine = create_async_engine(url, poolclass=pool.NullPool)
+    cfg = alembic_config(url)
+
+    def upgrade(connection: Connection) -> None:
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "head")
+
+    try:
+        async with engine.connect() as conn:
+            # Session-level: held across the migration's own transactions until unlocked.
+            await conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": MIGRATION_LOCK})
+            await conn.commit()
+            try:
+                await conn.run_sync(upgrade)
+                await conn.commit()
+            finally:
+                await conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": MIGRATION_LOCK})
+                await conn.commit()
+    finally:
+        await engine.dispose()
 
 
 async def upgrade_head_async(url: str) -> None:

@@ -5,7 +5,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.persistence.database import Base, UTCDateTime
@@ -79,6 +89,29 @@ class SubmissionRow(Base):
     )
 
 
+class ProcessedUpdateRow(Base):
+    """A webhook update taken by some replica: Telegram retries any non-2xx, so one
+    update can arrive twice (or at two replicas); the first claim handles it."""
+
+    __tablename__ = "processed_updates"
+
+    update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    claimed_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
+    done_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    __table_args__ = (Index("ix_processed_updates_claimed_at", "claimed_at"),)
+
+
+class ConversationStateRow(Base):
+    """One member's conversation steps and draft, shared by every replica (webhook mode)."""
+
+    __tablename__ = "conversation_states"
+
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    state: Mapped[bytes] = mapped_column(LargeBinary, nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
+
+
 class OutboxRow(Base):
     """A message the bot owes the world, written in the transaction that decided it."""
 
@@ -98,6 +131,8 @@ class OutboxRow(Base):
     failed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     last_error: Mapped[str | None] = mapped_column(String(200))
     result_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    # Set while a sender has claimed the row (cleared when it is sent or rescheduled).
+    leased_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     __table_args__ = (
         UniqueConstraint("dedupe_key", name="uq_outbox_dedupe_key"),

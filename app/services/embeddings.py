@@ -212,10 +212,12 @@ class OnnxMiniLMEmbedder:
     With ``int8`` (the default) the graph is rewritten at load so that onnxruntime
     multiplies int8 weights instead of folding them back to float32
     (:func:`~app.services.onnx_int8.rewrite_int8`): about three times the speed on a
-    CPU with VNNI and 50 MB less memory. That graph runs one text at a time (its
+    CPU with VNNI and 50 MB less memory. Its weights are int8, or uint8 on a CPU whose
+    uint8 x int8 kernel saturates (``int8_weights="auto"``; tests force either), so
+    every CPU computes the same vectors. That graph runs one text at a time (its
     quantisation scales span the whole input), ``intra_op_threads`` texts in parallel.
-    A model the rewrite does not fit, or (for a custom path) whose rewritten vectors
-    disagree with the original graph's, runs as it is: float32, padded batches of up
+    A model the rewrite does not fit, or whose rewritten vectors disagree with the
+    original graph's on probe texts, runs as it is: float32, padded batches of up
     to ``batch_size`` texts and ``max_batch_tokens`` tokens, ``intra_op_threads``
     threads per operator; the log says so.
 
@@ -237,6 +239,7 @@ class OnnxMiniLMEmbedder:
         max_tokens: int = MINILM_MAX_TOKENS,
         model_name: str = MINILM_MODEL_NAME,
         int8: bool = True,
+        int8_weights: str = "auto",
     ) -> None:
         if min(intra_op_threads, batch_size, max_batch_tokens) < 1 or not 2 < max_tokens <= 512:
             raise ValueError("threads and batch sizes must be >= 1, max_tokens 3..512")
@@ -248,9 +251,10 @@ class OnnxMiniLMEmbedder:
         self.max_tokens = max_tokens
         self.model_name = model_name
         self.int8 = int8
+        self.int8_weights = int8_weights  # "auto" (by the CPU), "int8" or "uint8": tests
         self._lock = threading.Lock()
         self._loaded: tuple[Tokenizer, Callable[[list[list[int]]], np.ndarray]] | None = None
-        self._int8_active: bool | None = None
+        self._compute_path: str | None = None
 
     @property
     def is_loaded(self) -> bool:
@@ -259,7 +263,13 @@ class OnnxMiniLMEmbedder:
     @property
     def int8_active(self) -> bool | None:
         """Whether the rewritten int8 graph is in use (None until loaded)."""
-        return self._int8_active
+        return None if self._compute_path is None else self._compute_path != "float32"
+
+    @property
+    def compute_path(self) -> str | None:
+        """How vectors are computed: "int8", "uint8" (the int8 graph's weights, chosen for
+        the CPU) or "float32" (the model as it is); None until loaded."""
+        return self._compute_path
 
     def load(self) -> OnnxMiniLMEmbedder:
         """Verify and load the model and tokenizer now (otherwise on first use)."""
@@ -330,15 +340,16 @@ class OnnxMiniLMEmbedder:
             else:  # a custom file: with what its original graph says
                 plain = open_plain(path, data, self.intra_op_threads)
                 expected = probe_vectors(plain)
-            if (run_int8 := open_int8(path, data, expected=expected)) is not None:
-                self._int8_active = True
+            graph = open_int8(path, data, expected=expected, weights=self.int8_weights)
+            if graph is not None:
+                self._compute_path = graph.weights
                 threads = self.intra_op_threads
                 pool = ThreadPoolExecutor(threads - 1, "minilm") if threads > 1 else None
                 return functools.partial(
-                    embed_each, run_batch=run_int8, dimension=self.dimension,
+                    embed_each, run_batch=graph.run, dimension=self.dimension,
                     threads=threads, pool=pool,
                 )  # fmt: skip
-        self._int8_active = False
+        self._compute_path = "float32"
         return functools.partial(
             embed_token_ids,
             run_batch=plain or open_plain(path, data, self.intra_op_threads),

@@ -7,7 +7,9 @@ memory (the package's file is never written; nothing is downloaded):
 
 * each ``MatMul`` on such a weight becomes ``com.microsoft.DynamicQuantizeMatMul``: activations
   are quantised to uint8 per tensor at run time, the weights stay int8 (per-column scales, bias
-  folded in); with AVX512-VNNI these products ran 3.5 times faster than fp32 here;
+  folded in); with AVX512-VNNI these products ran 3.5 times faster than fp32 here. Where the
+  CPU's uint8 x int8 kernel saturates (no VNNI), the weights are stored as uint8 ``q + 128``
+  with zero point 128 instead: the same numbers through an exact kernel;
 * an embedding ``Gather`` reads int8 rows and scales only the rows it gathered;
 * the erf GELU becomes ``com.microsoft.Gelu``, and the NaN guard after each ``Softmax`` goes:
   a row is all-masked only for an empty attention mask, and the tokenizer always emits
@@ -18,7 +20,8 @@ activations" (about 28 in one channel where typical values are 0.3) and [SEP] is
 so every other token would get a handful of levels (cosine to the fp32 reference fell to
 0.975 on one-word texts). So the rows of the first and last real token of every sequence (right
 padding assumed), and padding rows, are zeroed before quantisation and computed separately by
-``MatMulNBits`` (the same 8-bit weights, activations quantised per row in blocks of 16), then
+``MatMulNBits`` (the same 8-bit weights, activations quantised per row in blocks of 16; its
+int8 kernel agrees with VNNI's on AVX2 too), then
 written back with ``ScatterND``. That is done where it matters: the value projection (every
 token attends to the first one) and the feed-forward chain up -> GELU -> down, whose special
 rows stay apart until after ``down``. Queries and keys tolerate the coarse scale. Cosine to
@@ -61,8 +64,15 @@ NBITS_ACCURACY = 4
 DISABLED_OPTIMIZERS = ("SkipLayerNormFusion",)
 
 
-def rewrite_int8(model_bytes: bytes) -> tuple[bytes, dict[str, int]]:
+def rewrite_int8(
+    model_bytes: bytes, *, unsigned_weights: bool = False
+) -> tuple[bytes, dict[str, int]]:
     """The serialized model with int8 matrix products, and counts of what changed.
+
+    ``unsigned_weights`` stores each weight as uint8 ``q + 128`` with zero point 128: the
+    same numbers, multiplied by onnxruntime's uint8 x uint8 kernel, which is exact on
+    CPUs whose uint8 x int8 kernel saturates (:mod:`app.services.onnx_cpu`) and about a
+    third slower on CPUs with VNNI, where the int8 weights are exact as they are.
 
     Raises :class:`Int8RewriteError` when the graph does not have the expected layout.
     """
@@ -72,15 +82,17 @@ def rewrite_int8(model_bytes: bytes) -> tuple[bytes, dict[str, int]]:
         model = onnx.load_from_string(model_bytes)
     except Exception as exc:  # onnx raises DecodeError and friends
         raise Int8RewriteError(f"not an ONNX model: {exc}") from exc
-    summary = _Rewriter(model).run()
+    summary = _Rewriter(model, unsigned_weights=unsigned_weights).run()
     return model.SerializeToString(), summary
 
 
 class _Rewriter(GraphIndex):
-    def __init__(self, model: onnx.ModelProto) -> None:
+    def __init__(self, model: onnx.ModelProto, *, unsigned_weights: bool) -> None:
         super().__init__(model)
         self.new_inits: list[Any] = []
         self._ids = itertools.count()
+        self.unsigned_weights = unsigned_weights
+        self._u8_zero_point: str | None = None
 
     def name(self, hint: str) -> str:
         return f"int8/{hint}/{next(self._ids)}"
@@ -162,9 +174,10 @@ class _Rewriter(GraphIndex):
         a, out, w = mm.node.input[0], mm.output, mm.weight
         columns = self.inits[w.q].dims[1]
         scale = self.init(w.scale.reshape(columns).astype(np.float32), "column_scale")
+        weights = [self.product_weight(w), scale, self.product_zero_point()]
         bias = [mm.bias] if mm.bias else []
         if mm.role == "plain":
-            return [_node("DynamicQuantizeMatMul", [a, w.q, scale, "", *bias], [out], MS_DOMAIN)]
+            return [_node("DynamicQuantizeMatMul", [a, *weights, *bias], [out], MS_DOMAIN)]
         nodes: list[Any] = []
         if mm.role == "down":
             rows_in = up_rows[a]
@@ -173,9 +186,7 @@ class _Rewriter(GraphIndex):
         rows_out = self.name("special_rows")
         nodes.append(self.nbits(rows_in, w, mm.bias, rows_out))
         product = out if mm.role == "up" else self.name("quantised_rows")
-        nodes.append(
-            _node("DynamicQuantizeMatMul", [a, w.q, scale, "", *bias], [product], MS_DOMAIN)
-        )
+        nodes.append(_node("DynamicQuantizeMatMul", [a, *weights, *bias], [product], MS_DOMAIN))
         if mm.role == "up":  # GELU the special rows too; they meet the others after down
             gelu_rows = self.name("special_rows_gelu")
             nodes.append(_node("Gelu", [rows_out], [gelu_rows], domain=MS_DOMAIN))
@@ -183,6 +194,25 @@ class _Rewriter(GraphIndex):
         else:
             nodes.append(_node("ScatterND", [product, special.indices, rows_out], [out]))
         return nodes
+
+    def product_weight(self, w: Int8Weight) -> str:
+        """The weight input of DynamicQuantizeMatMul: the int8 initialiser, or its uint8 twin."""
+        if not self.unsigned_weights:
+            return w.q
+        q = self.to_array(self.inits[w.q])
+        return self.init((q.astype(np.int16) + 128).astype(np.uint8), "uint8_weight")
+
+    def product_zero_point(self) -> str:
+        """DynamicQuantizeMatMul's b_zero_point: none for int8, 128 for the uint8 twins."""
+        if not self.unsigned_weights:
+            return ""
+        if self._u8_zero_point is None:
+            from onnx import numpy_helper
+
+            name = self._u8_zero_point = self.name("uint8_zero_point")
+            # A true scalar (per-tensor): init() would make it a one-element vector.
+            self.new_inits.append(numpy_helper.from_array(np.array(128, np.uint8), name))
+        return self._u8_zero_point
 
     def nbits(self, rows: str, w: Int8Weight, bias: str | None, out: str) -> Any:
         q = self.to_array(self.inits[w.q])

@@ -6,8 +6,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatAction
 from telegram.ext import BaseHandler, CommandHandler, filters
 
-from app.core.ask_models import AskResponse
-from app.core.context_service import HOW_TO_ASK
+from app.core.ask.context_service import HOW_TO_ASK
+from app.core.ask.models import AskResponse
 from app.telegram_handlers import start
 from app.telegram_handlers.common import reply
 from app.telegram_handlers.context import BotContext

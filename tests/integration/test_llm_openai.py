@@ -15,8 +15,8 @@ import openai
 import pytest
 
 from app.config import Settings
+from app.core.ask.analysis import AskAnalysis, analyze_question
 from app.domain.models import ProposalStatus, ProposalType
-from app.nlp.ask_analysis import AskAnalysis, analyze_question
 from app.services.llm import AnswerContext, LLMError, LLMService
 from app.services.llm.factory import build_llm_service
 from app.services.llm.openai_backend import FENCE_CLOSE, FENCE_OPEN, OpenAIBackend

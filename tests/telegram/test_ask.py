@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.nlp.ask_analysis import AskAnalysis
+from app.core.ask.analysis import AskAnalysis
+from app.domain.models import ProposalStatus
 from app.services.llm import AnswerContext, LLMError
 from tests.conftest import ADMIN_ID, BotHarness
 from tests.telegram.helpers import create_via_bot
@@ -44,7 +45,9 @@ async def test_filters_and_topics_answer_with_ids_buttons_and_hints(bot: BotHarn
     assert answer.startswith("I found 2 open multiple-choice proposals.")
     assert f"#{pizza} Pizza party (open until" in answer
     assert f"#{grant} Apply for a city grant" in answer and f"#{ideas} " not in answer
-    assert "How I found this: I filtered for open multiple-choice proposals (2 proposals)." in answer
+    assert (
+        "How I found this: I filtered for open multiple-choice proposals (2 proposals)." in answer
+    )
     assert f"send /my_vote &lt;id&gt; (e.g. /my_vote {pizza})" in answer
     assert [b["callback_data"] for b in bot.buttons()] == [f"vp:{pizza}", f"vp:{grant}"]
 
@@ -164,4 +167,74 @@ async def test_how_to_questions_use_the_manual_and_proposal_mentions_scope(
     [answer] = await bot.send(f"/ask tell me about proposal {pid}")
     assert answer.startswith(f"#{pid} “Bike room”: Turn the storage room into a bike room")
     [answer] = await bot.send("/ask what about proposal 999?")  # not an id: part of the question
+    assert answer.startswith("I couldn't find any proposals matching your query")
+
+
+GYM = (
+    "The gym is in the basement. It is open from 06:00 to 22:00 on weekdays and from "
+    "09:00 to 18:00 on Sundays. Wipe the machines after use."
+)
+
+
+async def test_an_everyday_status_word_is_not_a_filter(bot: BotHarness) -> None:
+    weights = await create_via_bot(bot, "Gym weights; Buy new weights for the gym; Yes, No")
+    await bot.services.documents.knowledge_import("Gym hours", GYM, category="facilities")
+    [answer] = await bot.send("/ask is the gym open on Sundays?")
+    assert answer.startswith("According to “Gym hours”:")
+    assert "09:00 to 18:00 on Sundays" in answer
+    assert "I answered from documents because a document passage matches it best." in answer
+    assert f"#{weights}" not in answer
+    [answer] = await bot.send("/ask which proposals about the gym are open?")
+    assert answer.startswith("I found 1 open proposal about “gym”.")
+    assert f"#{weights} Gym weights (open until" in answer
+    assert "I answered from proposals because it asks for proposals by status" in answer
+
+
+class Reader(Recorder):
+    """A model that reads every question as one about open proposals."""
+
+    async def analyze_ask_query(self, question: str) -> AskAnalysis:
+        return AskAnalysis(
+            intent="query_proposals", content_keywords="gym Sundays", status=ProposalStatus.OPEN
+        )
+
+
+async def test_a_models_reading_is_one_cue_among_the_evidence(bot: BotHarness) -> None:
+    bot.services.llm.primary = Reader()
+    await create_via_bot(bot, "Gym weights; Buy new weights for the gym; Yes, No")
+    await bot.services.documents.knowledge_import("Gym hours", GYM, category="facilities")
+    [answer] = await bot.send("/ask is the gym open on Sundays?")
+    assert answer.startswith("According to “Gym hours”:")
+    assert "because a document answers it clearly and nothing in it asks for proposals" in answer
+
+
+async def test_dates_are_read_in_the_direction_the_question_implies(bot: BotHarness) -> None:
+    # Now is Wednesday 18 November 2026 (UTC): "the 8th" ahead is Tuesday 8 December.
+    pid = await create_via_bot(bot, "Lights; New lights for the stairs; Yes, No", "Tue the 8th")
+    proposal = await bot.services.proposals.get(pid)
+    assert proposal.deadline_at.isoformat() == "2026-12-08T23:59:00+00:00"
+    [answer] = await bot.send("/ask what closes on the 8th?")
+    assert f"#{pid} Lights" in answer and "8 Dec 2026" in answer
+    [answer] = await bot.send("/ask which proposals were created on the 8th?")
+    assert f"#{pid}" not in answer  # created on the 18th: the 8th behind us is 8 November
+    [answer] = await bot.send("/ask what closes on Friday Dec 8?")
+    assert "The date “on Friday Dec 8” is ambiguous" in answer
+    assert "so I didn't filter by date" in answer and f"#{pid} Lights" in answer
+
+
+async def test_a_topic_finds_proposals_about_it_in_other_words(bot: BotHarness) -> None:
+    dinner = await create_via_bot(
+        bot, "Potluck evening; Everyone brings a dish to share: soups, curries; Yes, No"
+    )
+    football = await create_via_bot(
+        bot, "Shirts for the youth team; The under-12 football club asks for shirts; Yes, No"
+    )
+    garden = await create_via_bot(bot, "Garden beds; Build two raised beds; Yes, No")
+    [answer] = await bot.send("/ask any proposals about food?")
+    assert f"#{dinner} Potluck evening" in answer
+    assert f"#{football}" not in answer and f"#{garden}" not in answer
+    [answer] = await bot.send("/ask sports proposals")
+    assert f"#{football} Shirts for the youth team" in answer
+    assert f"#{dinner}" not in answer and f"#{garden}" not in answer
+    [answer] = await bot.send("/ask proposals about time travel")
     assert answer.startswith("I couldn't find any proposals matching your query")

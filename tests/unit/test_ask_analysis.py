@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from app.core.ask.analysis import analyze_question, date_direction
 from app.domain.models import ProposalStatus as S
 from app.domain.models import ProposalType as T
-from app.nlp.ask_analysis import analyze_question
 
 P, D, F = "query_proposals", "query_general_docs", "query_facts"
 
@@ -29,6 +29,15 @@ CASES = [
     ("Which proposals mention parking?", P, "parking", None, None, None, None, None),
     ("how many proposals were created in May 2026?", P, None, None, None, "in May 2026",
      "creation", None),
+    # status words as everyday words: not a filter unless proposals are meant
+    ("is the gym open on Sundays?", D, "gym Sundays", None, None, None, None, None),
+    ("when does the laundry close", D, "laundry", None, None, None, None, None),
+    ("what time do quiet hours start on saturday", D, "time quiet hours saturday", None,
+     None, None, None, None),
+    ("what's open?", P, None, S.OPEN, None, None, None, None),
+    ("any cancelled events?", P, "events", S.CANCELLED, None, None, None, None),
+    ("which proposals about the gym are open", P, "gym", S.OPEN, None, None, None, None),
+    ("what closes on Tue the 24th?", P, None, None, None, "on Tue the 24th", "deadline", None),
 ]  # fmt: skip
 
 
@@ -55,3 +64,23 @@ def test_analysis(
 @pytest.mark.parametrize("junk", ["", "   ", "???", "the of and", "🙂" * 10, "x" * 600])
 def test_never_raises(junk: str) -> None:
     assert analyze_question(junk).intent in {P, D, F}
+
+
+@pytest.mark.parametrize(
+    ("question", "direction"),
+    [
+        ("what closes on Tue the 8th?", "future"),
+        ("which open proposals end Sept 8?", "future"),
+        ("proposals due Friday", "future"),
+        ("what closed on the 8th?", "past"),
+        ("which proposals were created on Friday?", "past"),
+        ("closed polls from Sept", "past"),
+        ("proposals about parking made in Sept", "past"),
+        ("proposals about parking from Sept", "nearest"),  # nothing says which Sept
+        ("proposals about the garden on the 8th", "nearest"),
+    ],
+)
+def test_date_direction(question: str, direction: str) -> None:
+    analysis = analyze_question(question)
+    assert analysis.date_phrase is not None
+    assert date_direction(question, analysis) == direction

@@ -14,7 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.domain.errors import DateParseError, ValidationError
-from app.nlp.dates import DateRange, extract_date_phrase, parse_date_range, parse_deadline
+from app.nlp.date_extract import extract_date_phrase
+from app.nlp.date_ranges import DateRange, parse_date_range
+from app.nlp.dates import parse_deadline
 
 
 def utc(y: int, mo: int, d: int, h: int = 0, mi: int = 0) -> datetime:
@@ -28,6 +30,7 @@ MONDAY_AFTER_DST = utc(2026, 11, 2, 15)  # Monday; New York left DST on Sunday N
 BERLIN_MIDNIGHT = utc(2026, 6, 30, 22, 30)  # 00:30 on Wednesday 1 July in Berlin
 NY, BERLIN = "America/New_York", "Europe/Berlin"
 
+# Written when every year-less date was read towards the past: they still are, asked so.
 RANGES = [
     # --- single days and calendar periods, asked on Sunday 2026-11-22 in UTC
     ("today", SUNDAY, "UTC", utc(2026, 11, 22), utc(2026, 11, 23)),
@@ -138,7 +141,7 @@ RANGES = [
 def test_parse_date_range(
     phrase: str, now: datetime, tz: str, start: datetime | None, end: datetime | None
 ) -> None:
-    assert parse_date_range(phrase, now, tz) == DateRange(start, end)
+    assert parse_date_range(phrase, now, tz, "past") == DateRange(start, end)
 
 
 @pytest.mark.parametrize(
@@ -197,6 +200,14 @@ DEADLINES = [
     ("December 1st at 6pm", FRIDAY, BERLIN, utc(2026, 12, 1, 17)),
     ("December 1st", FRIDAY, BERLIN, utc(2026, 12, 1, 22, 59)),
     ("2026-12-01 18:00", FRIDAY, "UTC", utc(2026, 12, 1, 18)),
+    # day forms dateparser does not know, read towards the future, by 23:59 local
+    ("Tue the 8th", FRIDAY, BERLIN, utc(2026, 12, 8, 22, 59)),
+    ("the 8th", FRIDAY, BERLIN, utc(2026, 12, 8, 22, 59)),
+    ("Friday next week", FRIDAY, BERLIN, utc(2026, 11, 27, 22, 59)),
+    ("Sept 8", FRIDAY, BERLIN, utc(2027, 9, 8, 21, 59)),
+    ("end of the month", FRIDAY, BERLIN, utc(2026, 11, 30, 22, 59)),
+    ("by the end of next month", FRIDAY, NY, utc(2027, 1, 1, 4, 59)),
+    ("Thu, Dec 3", FRIDAY, BERLIN, utc(2026, 12, 3, 22, 59)),
     # 23:30 UTC on Friday is already Saturday in Berlin
     ("tomorrow", utc(2026, 11, 20, 23, 30), "UTC", utc(2026, 11, 21, 23, 59)),
     ("tomorrow", utc(2026, 11, 20, 23, 30), BERLIN, utc(2026, 11, 22, 22, 59)),
@@ -219,6 +230,12 @@ def test_parse_deadline_rejects_unreadable_text(text: str) -> None:
         parse_deadline(text, FRIDAY, BERLIN)
     assert isinstance(caught.value, ValidationError)
     assert "'3 days', 'next Friday 5pm' or '2026-12-01 18:00'" in caught.value.user_message
+
+
+def test_parse_deadline_says_when_the_weekday_contradicts_the_date() -> None:
+    with pytest.raises(DateParseError) as caught:
+        parse_deadline("Sunday Dec 3", FRIDAY, BERLIN)
+    assert "ambiguous" in caught.value.user_message
 
 
 QUESTIONS = [

@@ -76,9 +76,22 @@ class OutboxRepository:
             await self.session.execute(
                 update(OutboxRow)
                 .where(OutboxRow.id.in_([m.id for m in messages]))
-                .values(next_attempt_at=now + lease)
+                .values(next_attempt_at=now + lease, leased_until=now + lease)
             )
         return messages
+
+    async def release_leases(self, now: datetime) -> int:
+        """Make rows another sender had claimed due now (it is known to be gone)."""
+        result = await self.session.execute(
+            update(OutboxRow)
+            .where(
+                OutboxRow.leased_until > now,
+                OutboxRow.sent_at.is_(None),
+                OutboxRow.failed_at.is_(None),
+            )
+            .values(next_attempt_at=now, leased_until=None)
+        )
+        return int(result.rowcount or 0)  # type: ignore[attr-defined]
 
     async def mark_sent(self, sent: dict[int, tuple[datetime, int | None]]) -> None:
         """Mark messages sent: ``{message_id: (sent_at, Telegram's message id or None)}``."""
@@ -92,6 +105,7 @@ class OutboxRepository:
                 sent_at=bindparam("m_at"),
                 result_message_id=bindparam("m_result"),
                 attempts=table.c.attempts + 1,
+                leased_until=None,
             )
         )
         await self.session.execute(
@@ -104,7 +118,10 @@ class OutboxRepository:
             update(OutboxRow)
             .where(OutboxRow.id == message_id)
             .values(
-                next_attempt_at=next_at, attempts=OutboxRow.attempts + 1, last_error=reason[:200]
+                next_attempt_at=next_at,
+                attempts=OutboxRow.attempts + 1,
+                last_error=reason[:200],
+                leased_until=None,
             )
         )
 
@@ -112,7 +129,12 @@ class OutboxRepository:
         await self.session.execute(
             update(OutboxRow)
             .where(OutboxRow.id == message_id)
-            .values(failed_at=now, attempts=OutboxRow.attempts + 1, last_error=reason[:200])
+            .values(
+                failed_at=now,
+                attempts=OutboxRow.attempts + 1,
+                last_error=reason[:200],
+                leased_until=None,
+            )
         )
 
     async def next_due_at(self) -> datetime | None:

@@ -177,6 +177,7 @@ class ProposalRepository:
         ids: Sequence[int] | None = None,
         soonest_deadline_first: bool = False,
         limit: int | None = None,
+        offset: int = 0,
     ) -> list[Proposal]:
         """Proposals matching every criterion given; ranges are half-open [start, end).
 
@@ -196,6 +197,8 @@ class ProposalRepository:
             else (ProposalRow.created_at.desc(), ProposalRow.id.desc())
         )
         stmt = stmt.order_by(*order)
+        if offset:
+            stmt = stmt.offset(offset)
         if limit is not None:
             stmt = stmt.limit(limit)
         rows = (await self.session.execute(stmt)).all()
@@ -225,6 +228,11 @@ class ProposalRepository:
         stmt = stmt.limit(limit)
         rows = (await self.session.execute(stmt)).all()
         return [to_proposal(r[0], r[1]) for r in rows]
+
+    async def all_texts(self) -> list[str]:
+        """Every proposal's title and description: the community's vocabulary."""
+        rows = await self.session.execute(select(ProposalRow.title, ProposalRow.description))
+        return [f"{title} {description or ''}" for title, description in rows.all()]
 
     async def open_proposals(self) -> list[Proposal]:
         stmt = _with_proposer().where(ProposalRow.status == ProposalStatus.OPEN.value)

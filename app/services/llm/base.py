@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
-from app.nlp.ask_analysis import AskAnalysis
+from app.core.ask.analysis import AskAnalysis
 
 
 class LLMError(Exception):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.nlp.ask_analysis import AskAnalysis, analyze_question
+from app.core.ask.analysis import AskAnalysis, analyze_question
 from app.services.llm.base import AnswerContext, ExtractedFact, LLMError, ThemeGroup
 
 

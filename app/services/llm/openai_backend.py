@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import openai
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS, AskAnalysis
 from app.domain.models import ProposalStatus, ProposalType
-from app.nlp.ask_analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS, AskAnalysis
 from app.services.llm.base import AnswerContext, ExtractedFact, LLMError, ThemeGroup
 from app.services.llm.facts import FACTS_FORMAT, FACTS_PROMPT, FactsReply, fenced_chunk, to_facts
 from app.services.llm.fence import FENCE_CLOSE, FENCE_OPEN, defuse

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 
-from app.nlp.ask_analysis import AskAnalysis
+from app.core.ask.analysis import AskAnalysis
 from app.services.llm.base import AnswerContext, ExtractedFact, LLMBackend, ThemeGroup
 from app.services.llm.offline import OfflineBackend
 

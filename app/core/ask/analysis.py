@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 
 from app.domain.models import ProposalStatus, ProposalType
-from app.nlp.dates import extract_date_phrase
+from app.nlp.date_extract import extract_date_phrase
+from app.nlp.date_ranges import Direction
 
 INTENT_PROPOSALS = "query_proposals"
 INTENT_DOCS = "query_general_docs"
@@ -194,6 +195,63 @@ def _intent(question: str, proposal_filters: bool) -> str:
     return INTENT_DOCS
 
 
+FUTURE_DEADLINE = re.compile(
+    r"\b(clos(?:e|es|ing)|due|ends?|ending|expir(?:e|es|ing)|finish(?:es|ing)?|wrap(?:s|ping)? up|"
+    r"will|going to|coming up|upcoming)\b",
+    re.I,
+)
+PAST_DEADLINE = re.compile(r"\b(closed|ended|expired|finished|wrapped up|was due)\b", re.I)
+
+
+def date_direction(question: str, analysis: AskAnalysis) -> Direction:
+    """Which occurrence a year-less date or a bare weekday means in this question.
+
+    Creation dates and closed proposals lie behind us; deadlines of open proposals and
+    "what closes on ..." lie ahead; anything else takes the nearest occurrence.
+    """
+    if analysis.status == ProposalStatus.CLOSED:
+        return "past"
+    if analysis.date_field == "deadline":
+        if analysis.status == ProposalStatus.OPEN:
+            return "future"
+        if PAST_DEADLINE.search(question):
+            return "past"
+        if FUTURE_DEADLINE.search(question):
+            return "future"
+    elif CREATION_WORDS.search(question):
+        return "past"
+    return "nearest"
+
+
+# Status words that are everyday words too: "is the gym open", "when does it close".
+EVERYDAY_STATUS = re.compile(
+    r"\b(open|active|running|current(?:ly)?|live|right now|at the moment|closed|finished|"
+    r"ended|completed|past|over|passed|won|approved|rejected|results?|outcomes?)\b",
+    re.I,
+)
+
+
+def _filters_for_proposals(
+    rest: str, status: object, kind: object, phrase: str | None, proposer: str | None,
+    keywords: str | None,
+) -> bool:  # fmt: skip
+    """Whether the filters read make this a question about proposals.
+
+    A type or a proposer always does. A date does with a word for creating or closing
+    ("created last week", "what closes on Friday"). A status does unless its word is
+    also an everyday word ("open", "closed", "approved") and the question asks about
+    something else: "is the gym open on Sundays?" is about the gym. A bare filter with
+    nothing else to ask about ("what's open?", "anything from last week?") does.
+    """
+    if kind is not None or proposer is not None:
+        return True
+    if phrase and (DEADLINE_WORDS.search(rest) or CREATION_WORDS.search(rest)):
+        return True
+    if status is not None and not EVERYDAY_STATUS.search(rest):
+        return True
+    return (status is not None or phrase is not None) and keywords is None
+
+
 def analyze_question(question: str) -> AskAnalysis:
     """Read intent, filters and keywords from a question; never raises."""
     text = " ".join(question.split())
@@ -214,8 +272,8 @@ def analyze_question(question: str) -> AskAnalysis:
     for pattern, _ in [*STATUS_PATTERNS, *TYPE_PATTERNS]:
         topic = pattern.sub(" ", topic)
     keywords = _keywords(topic, drop)
-    has_filters = any(x is not None for x in (status, kind, phrase, proposer))
-    intent = _intent(text, has_filters and not DOC_WORDS.search(text))
+    for_proposals = _filters_for_proposals(rest, status, kind, phrase, proposer, keywords)
+    intent = _intent(text, for_proposals and not DOC_WORDS.search(text))
     if intent != INTENT_PROPOSALS:  # filters only mean something for proposals
         status = kind = proposer = None
         phrase = date_field = None

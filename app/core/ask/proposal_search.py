@@ -24,9 +24,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from app.core.ask_models import DEADLINE, AskFilters
+from app.core.ask.analysis import STOP_WORDS
+from app.core.ask.models import DEADLINE, AskFilters
+from app.core.ask.topics import Expansion, Vocabulary
 from app.domain.models import Proposal, ProposalStatus
-from app.nlp.ask_analysis import STOP_WORDS
 from app.nlp.key_terms import word_forms
 from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository
@@ -40,7 +41,16 @@ WORD_LIMIT = 120  # proposals containing the words, those with the most of them 
 # the best match of this question: within SEMANTIC_RATIO of it and above the floor.
 # When some proposals contain every keyword, meaning alone must come much closer
 # to the best (SEMANTIC_RATIO_WITH_WORDS): it then only adds synonyms.
-SEMANTIC_FLOOR = 0.25
+SEMANTIC_FLOOR = 0.35
+# Several words embed as a whole: "kitchen robot" is close to anything about the kitchen,
+# so meaning alone must come closer to count.
+SEMANTIC_FLOOR_PHRASE = 0.45
+# A proposal containing a word near the topic (topics.Vocabulary) is kept when that
+# word is a near-synonym and the proposal's meaning is not far off, or when the two
+# together are strong: a loose word in a proposal about something else is not enough.
+TOPIC_SURE = 0.6
+TOPIC_NEAR_MEANING = 0.2
+TOPIC_SUM = 0.9
 SEMANTIC_RATIO = 0.6
 SEMANTIC_RATIO_WITH_WORDS = 0.85
 MIN_STEM = 4
@@ -53,6 +63,7 @@ class Ranked:
     score: float
     coverage: float  # share of the keywords found in its text
     similarity: float | None  # None when the semantic pass did not return it
+    topic: float = 0.0  # closeness of the nearest topic word it contains
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,14 +125,31 @@ def _coverage(terms: Sequence[str], proposal: Proposal) -> tuple[float, bool]:
     return (len(found) / len(terms) if terms else 0.0), in_title
 
 
+def _topic(expansions: Sequence[Expansion], proposal: Proposal) -> float:
+    """How close the nearest topic word found in the proposal is to the topic (0: none)."""
+    if not expansions:
+        return 0.0
+    text = _Words(" ".join([proposal.title, proposal.description, *proposal.options]))
+    return max((e.closeness for e in expansions if text.has(e.word)), default=0.0)
+
+
 class ProposalSearch:
     def __init__(self, db: Database, vectors: VectorDBService) -> None:
         self.db = db
         self.vectors = vectors
+        self.vocabulary = Vocabulary(db, vectors)
 
     async def search(
-        self, filters: AskFilters, keywords: str | None, embedding: np.ndarray | None
+        self,
+        filters: AskFilters,
+        keywords: str | None,
+        embedding: np.ndarray | None,
+        *,
+        any_word: bool = False,
     ) -> SearchOutcome:
+        """``any_word``: the words are alternatives ("wifi or internet"), so one of them is
+        a whole match; otherwise a proposal must contain most of them, or all of them in
+        its own words (a topic expansion standing in for the rest)."""
         terms = keyword_terms(keywords)
         if not terms:
             return await self._filtered(filters)
@@ -131,7 +159,9 @@ class ProposalSearch:
                 PROPOSALS, embedding, SEMANTIC_TOP_K, where=filters.chroma_where()
             )
         similarity = {int(h.metadata.get("proposal_id", 0)): h.similarity for h in hits}
-        patterns = list(dict.fromkeys(_stem(t) for t in terms))
+        expansions = await self.vocabulary.expand(terms, embedding) if embedding is not None else []
+        words = [*terms, *(e.word for e in expansions)]
+        patterns = list(dict.fromkeys(_stem(t) for t in words))
         async with self.db.transaction() as session:
             repo = ProposalRepository(session)
             by_text = await repo.search_text(patterns, limit=WORD_LIMIT, **filters.sql())
@@ -147,7 +177,8 @@ class ProposalSearch:
                 if filters.active
                 else None
             )
-        return self._rank(terms, [*by_text, *by_meaning], similarity, filtered_total)
+        candidates = [*by_text, *by_meaning]
+        return self._rank(terms, candidates, similarity, filtered_total, expansions, any_word)
 
     def _rank(
         self,
@@ -155,28 +186,37 @@ class ProposalSearch:
         candidates: list[Proposal],
         similarity: dict[int, float],
         filtered_total: int | None,
+        expansions: Sequence[Expansion] = (),
+        any_word: bool = False,
     ) -> SearchOutcome:
-        scored = []
+        scored, topics = [], {}
         for proposal in candidates:
             coverage, in_title = _coverage(terms, proposal)
             scored.append((proposal, coverage, in_title, similarity.get(proposal.id)))
+            topics[proposal.id] = _topic(expansions, proposal)
         best_cover = max((c for _, c, _, _ in scored), default=0.0)
         best_sim = max((s for *_, s in scored if s is not None), default=0.0)
         ratio = SEMANTIC_RATIO_WITH_WORDS if best_cover == 1.0 else SEMANTIC_RATIO
-        sim_bar = max(SEMANTIC_FLOOR, best_sim * ratio)
+        floor = SEMANTIC_FLOOR if len(terms) == 1 else SEMANTIC_FLOOR_PHRASE
+        sim_bar = max(floor, best_sim * ratio)
         ranked, words, meaning = [], 0, 0
         for proposal, coverage, in_title, sim in scored:
             close = sim is not None and sim >= sim_bar
-            if coverage == 1.0:
-                lexical = True  # every keyword is in its text
+            if coverage == 1.0 or (any_word and coverage > 0):
+                lexical = True  # every keyword is in its text, or one of the alternatives
             else:  # some keywords: only the best partial matches, and only if close
-                lexical = 0 < coverage >= best_cover and (sim or 0.0) >= sim_bar * 0.8
-            if not (lexical or close):
+                enough = coverage > 0.5  # "time" alone is not "time travel"
+                lexical = enough and coverage >= best_cover and (sim or 0.0) >= sim_bar * 0.8
+            topic = topics[proposal.id]
+            near = topic >= TOPIC_SURE and (sim or 0.0) >= TOPIC_NEAR_MEANING
+            on_topic = topic > 0 and (near or topic + (sim or 0.0) >= TOPIC_SUM)
+            on_topic = on_topic and (len(terms) == 1 or coverage > 0)  # stands in for a word
+            if not (lexical or close or on_topic):
                 continue
             words += lexical
-            meaning += close and not lexical
-            score = (sim or 0.0) + coverage + (0.25 if in_title else 0.0)
-            ranked.append(Ranked(proposal, round(score, 4), coverage, sim))
+            meaning += (close or on_topic) and not lexical
+            score = (sim or 0.0) + max(coverage, topic) + (0.25 if in_title else 0.0)
+            ranked.append(Ranked(proposal, round(score, 4), coverage, sim, topic))
         ranked.sort(key=lambda r: (-r.score, -r.proposal.id))
         return SearchOutcome(ranked, len(ranked), filtered_total, words, meaning)
 

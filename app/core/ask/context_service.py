@@ -25,28 +25,27 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 
-from app.core import ask_answers as say
-from app.core import knowledge_answers
-from app.core.ask_models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
+from app.core.ask import answers as say
+from app.core.ask import knowledge_answers, routing
+from app.core.ask.analysis import (
+    HOW_TO,
+    INTENT_DOCS,
+    INTENT_PROPOSALS,
+    AskAnalysis,
+    analyze_question,
+    date_direction,
+)
+from app.core.ask.knowledge_answers import RELATED_DOC
+from app.core.ask.models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
+from app.core.ask.proposal_search import ProposalSearch, SearchOutcome, keyword_terms
 from app.core.command_reference import HelpEntry, HelpIndex
 from app.core.document_service import DocumentService
 from app.core.graph_results import AskResult
 from app.core.graph_service import GraphService
-from app.core.knowledge_answers import RELATED_DOC
-from app.core.proposal_facts import is_proposal_source
-from app.core.proposal_search import ProposalSearch, keyword_terms
 from app.domain.clock import Clock
 from app.domain.errors import NotFoundError, ValidationError
 from app.domain.models import Proposal
-from app.nlp.ask_analysis import (
-    DOC_WORDS,
-    HOW_TO,
-    INTENT_DOCS,
-    INTENT_FACTS,
-    INTENT_PROPOSALS,
-    AskAnalysis,
-)
-from app.nlp.dates import parse_date_range
+from app.nlp.date_ranges import AmbiguousDateError, read_date_range
 from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository
 from app.persistence.repositories.users import UserRepository
@@ -58,10 +57,6 @@ DOC_TOP_K = 5
 DOC_FLOOR = 0.25  # below this a passage is not about the question
 DOC_MARGIN = 0.15  # keep passages near the best one
 FACTS_SHOWN = 8
-FACT_STRONG = 0.5  # a fact that names the question's entity and relation
-HELP_STRONG = 0.6  # the manual clearly covers a how-to question
-FACT_NAMED = 0.4  # a fact about an entity the question names
-DOC_STRONG = 0.45  # a passage clearly about the question
 SELF = {"me", "i", "my", "myself", "mine"}
 
 HOW_TO_ASK = (
@@ -129,9 +124,7 @@ class ContextService:
                     f"There is no proposal #{proposal_id}. Send /proposals to see them all."
                 )
         analysis = await self.llm.analyze_ask_query(text)
-        if analysis.intent == INTENT_PROPOSALS:
-            return await self._proposals(text, analysis, user_id)
-        return await self._knowledge(text, analysis, await self._embed(text), user_id)
+        return await self._answer(text, analysis, user_id)
 
     async def answer_about_proposal(
         self, proposal: Proposal, question: str, asked: str
@@ -200,17 +193,21 @@ class ContextService:
     # -- proposals -------------------------------------------------------------------
 
     async def _filters(
-        self, analysis: AskAnalysis, user_id: int | None
+        self, question: str, analysis: AskAnalysis, user_id: int | None
     ) -> tuple[AskFilters, list[str]]:
         """The analysis' filters made concrete; notes say what could not be used."""
         notes: list[str] = []
         filters = AskFilters(status=analysis.status, proposal_type=analysis.proposal_type)
         if analysis.date_phrase:
-            found = parse_date_range(analysis.date_phrase, self.clock.now(), self.tz.key)
-            if found is None:
-                phrase = analysis.date_phrase
-                notes.append(f"I couldn't read the date “{phrase}”, so I didn't filter by date.")
-            else:
+            phrase, direction = analysis.date_phrase, date_direction(question, analysis)
+            try:
+                found = read_date_range(phrase, self.clock.now(), self.tz.key, direction)
+                unread = None if found else f"I couldn't read the date “{phrase}”"
+            except AmbiguousDateError as exc:
+                found, unread = None, f"The date “{phrase}” is ambiguous ({exc})"
+            if unread:
+                notes.append(f"{unread}, so I didn't filter by date.")
+            if found is not None:
                 field = DEADLINE if analysis.date_field == DEADLINE else CREATION
                 filters = replace(filters, date_field=field, start=found.start, end=found.end)
         if analysis.proposer:
@@ -231,28 +228,61 @@ class ContextService:
                     notes.append(f"Nobody here is called “{name}”, so I searched for it as a word.")
         return filters, notes
 
-    async def _proposals(
-        self,
-        text: str,
-        analysis: AskAnalysis,
-        user_id: int | None,
-        embedding: np.ndarray | None = None,
-    ) -> AskResponse:
-        """``embedding``: the question's, when it was already embedded (one per /ask)."""
-        filters, notes = await self._filters(analysis, user_id)
+    async def _answer(self, text: str, analysis: AskAnalysis, user_id: int | None) -> AskResponse:
+        """Search all three sources with one embedding, then let the evidence decide."""
+        about_proposals = analysis.intent == INTENT_PROPOSALS
+        filters, notes = (
+            await self._filters(text, analysis, user_id) if about_proposals else (AskFilters(), [])
+        )
         topic = analysis.content_keywords or ""
         if analysis.proposer and filters.proposer_id is None and notes:
             topic = f"{topic} {analysis.proposer}"
         keywords = " ".join(keyword_terms(topic)) or None
-        if embedding is None and keywords:
-            embedding = await self._embed(keywords)
-        outcome = await self.search.search(filters, keywords, embedding)
-        found = outcome.proposals[: say.LIST_LIMIT]
-        related = (
-            [h for h in await self._passages(keywords, embedding) if h.similarity >= RELATED_DOC]
-            if embedding is not None and keywords
-            else []
+        # The one embedding: a proposal question's topic words (short topics embed
+        # poorly inside a sentence about proposals), otherwise the question itself,
+        # also when it asks how proposals work ("how many votes does a poll need?").
+        listing = about_proposals and keywords and not routing.asks_how_it_works(text)
+        embedding = await self._embed(keywords if listing and keywords else text)
+        either = bool(_ALTERNATIVES.search(text))
+        outcome, passages, facts = await asyncio.gather(
+            self.search.search(filters, keywords, embedding, any_word=either),
+            self._passages(text, embedding),
+            self._graph_answer(text),
         )
+        help_strength = 0.0
+        if HOW_TO.match(text) and not about_proposals:
+            manual = await self.help.scored(text, embedding)
+            help_strength = manual[0][0] if manual else 0.0
+        found = routing.Evidence(outcome, passages, facts, keywords, help_strength)
+        rules = analyze_question(text)  # the rules' reading, a cue beside a model's
+        route = routing.decide(text, analysis, found, None if rules == analysis else rules)
+        if route.source == "proposals":
+            return await self._proposals(text, filters, keywords, outcome, passages, notes, route)
+        if route.source == "help":
+            return await self._help(text, await self.help.best(text, embedding))
+        if route.source == "facts" and facts is not None:
+            return await knowledge_answers.facts(text, facts, passages, self.llm, route.why)
+        if route.source == "documents":
+            return await knowledge_answers.documents(text, passages, self.llm, route.why)
+        return AskResponse(
+            question=text,
+            intent=INTENT_PROPOSALS if about_proposals else analysis.intent,
+            answer=f"{say.NO_ANSWER}\n\n{say.KNOWLEDGE_HINT}",
+            content_keywords=analysis.content_keywords,
+        )
+
+    async def _proposals(
+        self,
+        text: str,
+        filters: AskFilters,
+        keywords: str | None,
+        outcome: SearchOutcome,
+        passages: list[DocumentHit],
+        notes: list[str],
+        route: routing.Route,
+    ) -> AskResponse:
+        found = outcome.proposals[: say.LIST_LIMIT]
+        related = [h for h in passages if h.similarity >= RELATED_DOC] if keywords else []
         lead = say.proposals_lead(text, filters, keywords, found, outcome.total, self.tz)
         context = AnswerContext(
             question=text,
@@ -269,7 +299,7 @@ class ContextService:
             filters, keywords, outcome.filtered_total, outcome.total, outcome.by_words,
             outcome.by_meaning, self.tz,
         )  # fmt: skip
-        sections.append(" ".join([how, *notes]))
+        sections.append(" ".join([how, f"I answered from proposals because {route.why}.", *notes]))
         sections.append(say.proposal_hints(found))
         return AskResponse(
             question=text,
@@ -309,56 +339,6 @@ class ContextService:
             if r["similarity"] >= bar
         ]
 
-    async def _knowledge(
-        self, text: str, analysis: AskAnalysis, embedding: np.ndarray, user_id: int | None
-    ) -> AskResponse:
-        """Documents and facts are both searched; the stronger source answers. A question
-        typed in lower case ("who manages the garden") reads the same as a documents
-        question to the rules, so the data decides, with the analysis as tie-breaker.
-        A bare topic ("when is the holiday party?") may be a proposal's: when no source
-        is clearly about it and a proposal contains all its words, proposals answer."""
-        topic_only = analysis.intent == INTENT_DOCS and not DOC_WORDS.search(text)
-        keywords = " ".join(keyword_terms(analysis.content_keywords)) or None
-        passages, facts, by_words = await asyncio.gather(
-            self._passages(text, embedding),
-            self._graph_answer(text),
-            self.search.search(AskFilters(), keywords, None)
-            if topic_only and keywords
-            else _nothing(),
-        )
-        doc_strength = passages[0].similarity if passages else 0.0
-        fact_strength = 0.0
-        if facts is not None and facts.relevant_facts:
-            complete = facts.chain is not None and facts.chain.complete
-            fact_strength = 1.0 if complete else facts.relevant_facts[0].relevance
-        if analysis.intent == INTENT_FACTS:
-            use_facts = fact_strength >= FACT_STRONG or (fact_strength > 0 and not passages)
-        else:  # an entity the graph knows beats a passage only loosely about it
-            use_facts = fact_strength >= FACT_NAMED and fact_strength > doc_strength + 0.05
-            use_facts = use_facts or (fact_strength > 0 and not passages)
-        # Facts drawn from proposals say less than the proposals themselves.
-        own_facts = use_facts and facts is not None and not _from_proposals(facts)
-        strongest = max(doc_strength, fact_strength if own_facts else 0.0)
-        if by_words and any(r.coverage == 1.0 for r in by_words.ranked) and strongest < DOC_STRONG:
-            as_proposals = replace(analysis, intent=INTENT_PROPOSALS)
-            return await self._proposals(text, as_proposals, user_id, embedding)
-        if HOW_TO.match(text) and doc_strength < DOC_STRONG:  # "how do I vote?"
-            manual = await self.help.scored(text, embedding)
-            if manual and manual[0][0] >= HELP_STRONG:
-                return await self._help(text, [entry for _, entry in manual])
-        if use_facts and facts is not None:
-            return await knowledge_answers.facts(text, facts, passages, self.llm)
-        if passages:
-            return await knowledge_answers.documents(text, passages, self.llm)
-        if facts is not None and facts.chain is not None:  # steps taken, nothing at the end
-            return await knowledge_answers.facts(text, facts, passages, self.llm)
-        return AskResponse(
-            question=text,
-            intent=analysis.intent,
-            answer=f"{say.NO_ANSWER}\n\n{say.KNOWLEDGE_HINT}",
-            content_keywords=analysis.content_keywords,
-        )
-
     async def _graph_answer(self, text: str) -> AskResult | None:
         try:
             return await self.graph.ask_question(text, max_results=FACTS_SHOWN)
@@ -366,15 +346,7 @@ class ContextService:
             return None
 
 
-async def _nothing() -> None:
-    return None
-
-
-def _from_proposals(result: AskResult) -> bool:
-    top = result.relevant_facts[0].fact if result.relevant_facts else None
-    return top is not None and is_proposal_source(top.source)
-
-
+_ALTERNATIVES = re.compile(r"\w or \w", re.I)  # "wifi or internet": either word will do
 _TARGET = re.compile(r"^\s*(#)?(\d{1,10})\b[\s:,.-]*(.*)$", re.S)
 # "tell me about proposal 41", "what are the options of #12"
 _MENTION = re.compile(r"(#|\bproposal\s+(?:#|no\.?\s*|number\s+)?)(\d{1,10})\b", re.I)

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from app.core.ask_models import CREATION, AskFilters, DocumentHit
+from app.core.ask.analysis import STOP_WORDS
+from app.core.ask.models import CREATION, AskFilters, DocumentHit
 from app.domain.models import Proposal, ProposalStatus, ProposalType, User
-from app.nlp.ask_analysis import STOP_WORDS
 from app.nlp.key_terms import word_forms
 
 LIST_LIMIT = 25
@@ -175,6 +175,20 @@ def _content_forms(text: str) -> set[str]:
         if word not in STOP_WORDS and len(word) > 2:
             forms |= word_forms(word)
     return forms
+
+
+# Words that name a kind of document, not a subject: "policy on dragons" is not about
+# the parking policy.
+_GENERIC = frozenset(
+    "policy policies rule rules document documents doc docs guideline guidelines process "
+    "procedure procedures regulation regulations handbook manual faq work works".split()
+)
+
+
+def shares_words(question: str, text: str) -> bool:
+    """Whether the text contains a subject word of the question (any form of it)."""
+    wanted = {f for f in _content_forms(question) if f not in _GENERIC}
+    return bool(wanted & _content_forms(text))
 
 
 def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> list[str]:

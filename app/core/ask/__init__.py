@@ -1,0 +1,12 @@
+"""/ask: where a member's question goes.
+
+- ``analysis``: the rule-based reading (intent cues, filters, keywords, date direction).
+- ``context_service``: ``ContextService.handle_intelligent_ask``, the one entry point.
+- ``routing``: which source answers, decided from cues and how strongly each matched.
+- ``proposal_search``: proposals inside the filters, by words, meaning and topic.
+- ``topics``: the community's vocabulary, which widens a topic with its nearest words.
+- ``answers`` / ``knowledge_answers``: the text of proposal, document and fact answers.
+- ``models``: the filters and response every front door shares.
+
+Kept free of imports so that ``app.services.llm`` can use ``analysis`` without a cycle.
+"""

@@ -1,0 +1,248 @@
+"""knowledge_query / knowledge_import (spec 004), find_facts / add_fact (spec 001) and
+ask_question (spec 000): the parameters, defaults and shapes of the specs, checked by
+the same services (and so with the same messages) as `coordbot query`, `facts ...`.
+
+Ranges are published in the input schemas but enforced by the services, so a value out
+of range gets the spec's message (or, where the spec clamps, the clamped result).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult, ToolAnnotations
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.container import Container
+from app.mcp import shapes
+from app.mcp.replies import guarded, read_only, success
+
+
+class FactPattern(BaseModel):
+    """Spec 001's query object; unknown keys reach the service, which names them."""
+
+    model_config = ConfigDict(
+        extra="allow", json_schema_extra={"minProperties": 1, "additionalProperties": False}
+    )
+
+    subject: str | None = Field(default=None, description="Find facts about this subject")
+    predicate: str | None = Field(
+        default=None, description="Find facts with this relationship type"
+    )
+    object: str | None = Field(default=None, description="Find facts pointing to this object")
+
+
+def register(server: MCPServer[Any], container: Container, *, allow_writes: bool) -> None:
+    documents, graph = container.documents, container.graph
+    remote_embeddings = container.settings.embedding_backend == "openai"
+
+    @server.tool(
+        name="knowledge_query",
+        title="Search the knowledge base",
+        description=(
+            "Semantic search over the community's documents (policies, guides, proposal "
+            "attachments). Returns the closest passages, best first, each with its chunk id "
+            "and document. Use it to find what a document says about a topic."
+        ),
+        annotations=read_only(outside=remote_embeddings),
+    )
+    @guarded
+    async def knowledge_query(
+        query: Annotated[str, Field(description="Search query")],
+        top_k: Annotated[
+            int,
+            Field(
+                description="Number of chunks to return",
+                json_schema_extra={"minimum": 1, "maximum": 100},
+            ),
+        ] = 5,
+        category: Annotated[str | None, Field(description="Filter by category")] = None,
+        document_id: Annotated[str | None, Field(description="Filter by document ID")] = None,
+        include_document_info: Annotated[
+            bool, Field(description="Include document metadata")
+        ] = True,
+    ) -> Annotated[CallToolResult, shapes.QueryOut]:
+        found = await documents.knowledge_query(
+            query, top_k=top_k, category=category, document_id=document_id
+        )
+        results = []
+        for hit in found["results"]:
+            if not include_document_info:  # the spec's shape, plus where it came from
+                hit = {**hit, "document_id": hit["document"]["id"]}
+                del hit["document"]
+            results.append(hit)
+        lines = [
+            f"{i}. [{r['similarity']:.2f}] "
+            f"{(r.get('document') or {}).get('title') or r.get('document_id')} "
+            f"(chunk {r['chunk_id']}): {' '.join(r['content'].split())[:300]}"
+            for i, r in enumerate(results, 1)
+        ]
+        text = "\n".join(lines) or "No matching passages."
+        return success({"results": results, "total": found["total"]}, text)
+
+    @server.tool(
+        name="find_facts",
+        title="Find facts by pattern",
+        description=(
+            "Facts (subject, predicate, object) from the community's fact graph that match "
+            "every part given, case-insensitively. Give at least one of subject, predicate, "
+            "object. Each fact says its source."
+        ),
+        annotations=read_only(outside=False),
+    )
+    @guarded
+    async def find_facts(
+        query: Annotated[
+            FactPattern, Field(description="Query parameters - must provide at least one")
+        ],
+        limit: Annotated[
+            int,
+            Field(
+                description="Maximum number of facts to return",
+                json_schema_extra={"minimum": 1, "maximum": 100},
+            ),
+        ] = 10,
+    ) -> Annotated[CallToolResult, shapes.FindFactsOut]:
+        result = await graph.find_facts(query.model_dump(exclude_unset=True), limit)
+        body = result.as_dict()
+        body["facts"] = [
+            {**item, "source": fact.source}
+            for item, fact in zip(body["facts"], result.facts, strict=True)
+        ]
+        return success(body, result.message)
+
+    @server.tool(
+        name="ask_question",
+        title="Ask the fact graph",
+        description=(
+            "A natural-language question answered from the fact graph alone: key terms, "
+            "the relevant facts (with relevance and source) and a short answer. For "
+            "questions about proposals or documents use `ask`."
+        ),
+        annotations=read_only(outside=False),
+    )
+    @guarded
+    async def ask_question(
+        question: Annotated[
+            str,
+            Field(
+                description="Your question in natural language",
+                json_schema_extra={"maxLength": 500},
+            ),
+        ],
+        context: Annotated[
+            str | None,
+            Field(
+                description="Additional context to help answer the question (optional)",
+                json_schema_extra={"maxLength": 500},
+            ),
+        ] = None,
+        max_results: Annotated[
+            int,
+            Field(
+                description="Maximum number of relevant pieces to return",
+                json_schema_extra={"minimum": 1, "maximum": 20},
+            ),
+        ] = 5,
+    ) -> Annotated[CallToolResult, shapes.AskQuestionOut]:
+        result = await graph.ask_question(question, context, max_results)
+        body = result.as_dict()
+        body["relevant_facts"] = [
+            {**item, "source": scored.fact.source}
+            for item, scored in zip(body["relevant_facts"], result.relevant_facts, strict=True)
+        ]
+        return success(body, result.message)
+
+    if not allow_writes:
+        return
+
+    @server.tool(
+        name="knowledge_import",
+        title="Import a document",
+        description=(
+            "Add a document to the knowledge base: it is split into overlapping chunks and "
+            "indexed for knowledge_query. Importing the same content again returns the "
+            "existing document."
+        ),
+        annotations=ToolAnnotations(
+            read_only_hint=False,
+            destructive_hint=False,
+            idempotent_hint=True,
+            # remote embeddings, or a model reading facts out of the text
+            open_world_hint=remote_embeddings or container.llm.primary is not None,
+        ),
+    )
+    @guarded
+    async def knowledge_import(
+        title: Annotated[str, Field(description="Document title")],
+        content: Annotated[str, Field(description="Full document content")],
+        source: Annotated[str | None, Field(description="Source URL or file path")] = None,
+        category: Annotated[str | None, Field(description="Classification category")] = None,
+        chunk_size: Annotated[
+            int,
+            Field(
+                description="Characters per chunk",
+                json_schema_extra={"minimum": 100, "maximum": 10000},
+            ),
+        ] = 500,
+        chunk_overlap: Annotated[
+            int,
+            Field(
+                description="Overlap characters between chunks (less than chunk_size)",
+                json_schema_extra={"minimum": 0},
+            ),
+        ] = 50,
+        # Never mutated (copied below); a literal default shows the spec's {} in the schema.
+        metadata: Annotated[dict[str, Any], Field(description="Additional metadata")] = {},  # noqa: B006
+    ) -> Annotated[CallToolResult, shapes.ImportOut]:
+        result = await documents.knowledge_import(
+            title,
+            content,
+            source=source,
+            category=category,
+            chunk_size=chunk_size,
+            chunk_overlap=chunk_overlap,
+            metadata=dict(metadata),
+        )
+        note = " (already imported)" if result.existing else ""
+        text = (
+            f"Document {result.document_id} “{result.title}”: {result.chunks_created} chunks{note}"
+        )
+        return success(result.as_dict(), text)
+
+    @server.tool(
+        name="add_fact",
+        title="Store a fact",
+        description=(
+            "Store one (subject, predicate, object) fact in the fact graph, with a confidence "
+            "between 0 and 1. Storing a known triple again updates its confidence."
+        ),
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
+        ),
+    )
+    @guarded
+    async def add_fact(
+        subject: Annotated[str, Field(description="The entity the fact is about")],
+        predicate: Annotated[str, Field(description="The relationship, e.g. 'manages'")],
+        object: Annotated[str, Field(description="What the subject is related to")],
+        confidence: Annotated[
+            float,
+            Field(description="How sure (0 to 1)", json_schema_extra={"minimum": 0, "maximum": 1}),
+        ] = 1.0,
+    ) -> Annotated[CallToolResult, shapes.StoredFactOut]:
+        stored = await graph.store_fact(subject, predicate, object, confidence)
+        fact = stored.fact
+        body = {
+            **fact.triple(),
+            "confidence": fact.confidence,
+            "source": fact.source,
+            "created": stored.created,
+        }
+        verb = "Stored" if stored.created else "Updated"
+        return success(
+            body,
+            f"{verb}: {fact.subject} {fact.predicate} {fact.object} "
+            f"(confidence {fact.confidence:g})",
+        )

@@ -1,0 +1,88 @@
+"""Finding the date phrase inside a question, so the rest can go to search unpolluted.
+
+The patterns mirror what ``date_ranges`` reads, but are stricter where a date word is
+also an ordinary word: a lone month must be written "May" ("what may I do" is not
+about May), the short weekdays that are words ("Sat", "Sun", "Mon", "Wed") must be
+capitalised, and a lone day needs an ordinal ("the 8th", not "the 8 options").
+Of all the phrases found, the longest wins, so "Tuesday next week" beats "next week"
+and "from May 1 to May 10" beats "May 1".
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.nlp.date_words import MON, MON_BARE, NUM, ORD_WORD, SIGN, WD_IN_TEXT, YEAR
+
+_D = r"\d{1,2}(?:st|nd|rd|th)?\b"
+_ORD = r"\d{1,2}(?:st|nd|rd|th)\b"
+_UNITS = "minute|hour|day|weekend|week|month|year"
+_WD = WD_IN_TEXT
+_LEAD = rf"(?:{_WD},? (?:the )?)?"
+_NOT_A_DAY = r"(?! (?:floor|time|times|place|grade|edition|anniversary|round|row|item|option))"
+_MDATE = (
+    rf"{_LEAD}(?:{MON} (?:the )?{_D}(?:,? {YEAR})?|{MON_BARE} (?:the )?(?:{ORD_WORD})"
+    rf"|(?:the )?{_D} (?:of )?{MON}(?:,? {YEAR})?|(?:the )?(?:{ORD_WORD}) of {MON}(?:,? {YEAR})?"
+    rf"|\d{{4}}-\d\d-\d\d|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?)"
+)
+_DAY_ONLY = rf"(?:{_WD},? (?:the )?{_D}|the {_ORD}{_NOT_A_DAY})"
+_WEEK_OF = r"(?:(?:of |in )?(?:the )?(?:next|last|this|previous|following|coming) week)"
+_DAYWORD = (
+    rf"(?:today|yesterday|tomorrow|{_WD} {_WEEK_OF}"
+    rf"|(?:(?:last|this|next|previous|coming) )?{_WD})"
+)
+_REL = rf"(?:the )?(?:{'|'.join(SIGN)}|this|current)(?: {NUM})? (?:{_UNITS})s?"
+_PERIOD = (
+    rf"(?:(?:the |this |next |last |current )?(?:month|week|year)|(?:(?:last|this|next) )?"
+    rf"{MON_BARE}(?:,? {YEAR})?|{YEAR})"
+)
+_EDGE = rf"(?:the )?(?:end|beginning|start|middle|first week|last week) of {_PERIOD}"
+_PART = rf"(?:early|mid|late)[- ](?:{MON_BARE}(?:,? {YEAR})?|(?:next|last|this) month)"
+_STRICT = (
+    rf"{_EDGE}|{_PART}|{_MDATE}|{MON},? (?:of )?{YEAR}|{_REL}|{_DAY_ONLY}|{_DAYWORD}"
+    rf"|(?:last|this|next) {MON_BARE}"
+)
+_POINT = rf"{_STRICT}|{MON_BARE}|{YEAR}"
+_TO = r"(?: ?[-–] ?| to | through | thru | until | till | and )"
+_SEP = r"(?: [-–] ?|(?<!\d)[-–] ?| ?[-–](?!\d)| (?:to|through|thru|until|till|up to) )"
+_START = r"(?:from|starting(?: from| on)?|beginning|since)"
+_OPEN = (
+    r"before|prior to|earlier than|until|till|up to|up until|through|by|no later than"
+    r"|on or before|since|after|later than|from|starting(?: from| on)?|as of|on or after"
+    r"|no earlier than|beginning(?! of)"
+)
+_EXTRACTORS = [
+    re.compile(rf"(?<!\w)(?:{p})(?!\w)", re.IGNORECASE)
+    for p in (
+        rf"(?:(?:between|{_START}) )?(?:the )?{MON} (?:the )?{_D}{_TO}(?:the )?{_D}(?:,? {YEAR})?",
+        rf"(?:(?:between|{_START}) )?(?:the )?{_D}{_TO}(?:the )?{_D} (?:of )?{MON}(?:,? {YEAR})?",
+        rf"between (?:{_POINT}) and (?:{_POINT})",
+        rf"{_START} (?:{_POINT}){_SEP}(?:{_POINT})",
+        rf"(?:{_STRICT}){_SEP}(?:{_STRICT})",
+        rf"(?:{_OPEN}) (?:{_POINT})",
+        rf"(?:(?:in|over|during|within|for|at|by) )?(?:{_REL}|{_EDGE}|{_PART})",
+        rf"(?:in|during|on|of|for|throughout|at) (?:{_POINT})",
+        _STRICT,
+        r"recently|lately",
+    )
+]
+
+
+def extract_date_phrase(question: str) -> tuple[str | None, str]:
+    """Split a question into (date phrase as written, question without it).
+
+    Returns (None, question) when there is no date phrase.
+    """
+    text = " ".join(question.split())
+    best: re.Match[str] | None = None
+    for pattern in _EXTRACTORS:
+        for m in pattern.finditer(text):
+            if best is None or (m.end() - m.start(), -m.start()) > (
+                best.end() - best.start(),
+                -best.start(),
+            ):
+                best = m
+    if best is None:
+        return None, text
+    rest = " ".join(f"{text[: best.start()]} {text[best.end() :]}".split())
+    return best.group(0), re.sub(r" ([?.!,;:])", r"\1", rest)

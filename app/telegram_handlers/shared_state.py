@@ -1,0 +1,92 @@
+"""Conversation state in the database, so replicas can take turns in one conversation.
+
+PTB keeps a ConversationHandler's steps and ``user_data`` in process memory, and
+its persistence loads them once at start. Behind a load balancer a member's next
+message may land on another replica, so in webhook mode each update first loads
+that member's steps and draft from the database (group -100, before every other
+handler) and writes them back after (group 100). The blob is pickled PTB state
+(only this bot writes it); an unchanged state costs one read and no write.
+
+Not covered yet: two updates of one member handled at the same instant on two
+replicas (the per-member ordering is per process).
+"""
+
+from __future__ import annotations
+
+import logging
+import pickle
+from typing import Any
+
+from telegram import Update
+from telegram.ext import ConversationHandler, TypeHandler
+
+from app.persistence.repositories.conversations import ConversationStates
+
+logger = logging.getLogger(__name__)
+
+LOAD_GROUP = -100
+SAVE_GROUP = 100
+_LOADED = "_shared_state_loaded"  # the blob as read, on the update's user_data
+
+
+def _conversations(application: Any) -> list[ConversationHandler[Any]]:
+    return [
+        h
+        for handlers in application.handlers.values()
+        for h in handlers
+        if isinstance(h, ConversationHandler) and h.name
+    ]
+
+
+def _key(update: Update) -> tuple[int, int] | None:
+    if update.effective_chat is None or update.effective_user is None:
+        return None
+    return (update.effective_chat.id, update.effective_user.id)
+
+
+class SharedConversationState:
+    def __init__(self, application: Any) -> None:
+        self.application = application
+        self._blobs: dict[int, bytes | None] = {}  # per user, the state as loaded
+
+    def install(self) -> None:
+        self.application.add_handler(TypeHandler(Update, self.load), group=LOAD_GROUP)
+        self.application.add_handler(TypeHandler(Update, self.save), group=SAVE_GROUP)
+
+    async def load(self, update: Update, context: Any) -> None:
+        key = _key(update)
+        if key is None:
+            return
+        user_id = key[1]
+        async with context.services.db.transaction() as session:
+            blob = await ConversationStates(session).load(user_id)
+        self._blobs[user_id] = blob
+        stored: dict[str, Any] = pickle.loads(blob) if blob else {}
+        steps: dict[str, object] = stored.get("steps", {})
+        for conv in _conversations(self.application):
+            if conv.name in steps:
+                conv._conversations[key] = steps[conv.name]
+            else:
+                conv._conversations.pop(key, None)
+        factory = self.application.context_types.user_data
+        self.application._user_data[user_id] = stored.get("user_data") or factory()
+
+    async def save(self, update: Update, context: Any) -> None:
+        key = _key(update)
+        if key is None:
+            return
+        user_id = key[1]
+        steps = {
+            conv.name: conv._conversations[key]
+            for conv in _conversations(self.application)
+            if key in conv._conversations
+        }
+        user_data = self.application.user_data.get(user_id)
+        empty = user_data is None or user_data == self.application.context_types.user_data()
+        blob = (
+            None if not steps and empty else pickle.dumps({"steps": steps, "user_data": user_data})
+        )
+        if blob == self._blobs.pop(user_id, None):
+            return
+        async with context.services.db.transaction() as session:
+            await ConversationStates(session).save(user_id, blob, context.services.clock.now())

@@ -1,0 +1,1 @@
+"""The process's HTTP side: the webhook, health checks and Prometheus metrics."""

@@ -1,0 +1,176 @@
+"""One HTTP server per process: the webhook, /healthz, /readyz and /metrics.
+
+PTB's own webhook server has a single route, so this follows PTB's
+custom-webhook example: Starlette served by uvicorn inside the bot's event loop.
+A webhook update is handled before the answer goes back, so a 200 means
+handled: Telegram retries anything else, and the claim table makes a retried
+(or twice delivered) update run once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import uvicorn
+from prometheus_client import CONTENT_TYPE_LATEST
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+from telegram import Update
+
+from app.persistence.repositories.ops import OpsRepository
+from app.persistence.repositories.updates import UpdateClaims
+from app.web.health import readiness
+from app.web.metrics import Metrics
+
+logger = logging.getLogger(__name__)
+
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+STALE_CLAIM = timedelta(minutes=2)  # an update claimed this long ago and not done is retaken
+SHUTDOWN_GRACE = 6  # seconds uvicorn waits for requests in flight
+
+
+@dataclass
+class Webhook:
+    path: str
+    secret: str
+
+
+class WebApp:
+    """The routes; ``application`` is the running PTB Application."""
+
+    def __init__(self, application: Any, metrics: Metrics, webhook: Webhook | None) -> None:
+        self.application = application
+        self.metrics = metrics
+        self.webhook = webhook
+        self.accepting = True
+
+    @property
+    def container(self) -> Any:
+        return self.application.bot_data.container
+
+    def starlette(self) -> Starlette:
+        routes = [
+            Route("/healthz", self.healthz, methods=["GET"]),
+            Route("/readyz", self.readyz, methods=["GET"]),
+            Route("/metrics", self.metrics_page, methods=["GET"]),
+        ]
+        if self.webhook is not None:
+            routes.append(Route(self.webhook.path, self.telegram, methods=["POST"]))
+        return Starlette(routes=routes)
+
+    async def healthz(self, request: Request) -> Response:
+        return PlainTextResponse("ok\n")
+
+    async def readyz(self, request: Request) -> Response:
+        problem = await readiness(self.container.db)
+        if problem is not None:
+            return PlainTextResponse(f"not ready: {problem}\n", status_code=503)
+        return PlainTextResponse("ready\n")
+
+    async def metrics_page(self, request: Request) -> Response:
+        container = self.container
+
+        async def snapshot() -> tuple[Any, Any, Any]:
+            async with container.db.transaction() as session:
+                return await OpsRepository(session).snapshot()
+
+        try:
+            body = await self.metrics.render(snapshot, container.clock.now())
+        except Exception:
+            logger.warning("database gauges unavailable for /metrics", exc_info=True)
+            body = await self.metrics.render(None, container.clock.now())
+        return Response(body, media_type=CONTENT_TYPE_LATEST)
+
+    async def telegram(self, request: Request) -> Response:
+        assert self.webhook is not None
+        given = request.headers.get(SECRET_HEADER, "")
+        if not hmac.compare_digest(given.encode(), self.webhook.secret.encode()):
+            return PlainTextResponse("forbidden\n", status_code=403)
+        if not self.accepting:  # shutting down: Telegram retries, maybe at another replica
+            return PlainTextResponse("shutting down\n", status_code=503)
+        try:
+            update = Update.de_json(await request.json(), self.application.bot)
+        except Exception:
+            return PlainTextResponse("not a Telegram update\n", status_code=400)
+        if not await self._claim(update.update_id):
+            self.metrics.duplicate_updates.inc()
+            return Response()
+        try:
+            processor = self.application.update_processor
+            await processor.process_update(update, self.application.process_update(update))
+        except BaseException:
+            await self._release(update.update_id)
+            raise
+        await self._done(update.update_id)
+        return Response()
+
+    async def _claim(self, update_id: int) -> bool:
+        c = self.container
+        async with c.db.transaction() as session:
+            return await UpdateClaims(session).claim(update_id, c.clock.now(), STALE_CLAIM)
+
+    async def _done(self, update_id: int) -> None:
+        c = self.container
+        async with c.db.transaction() as session:
+            await UpdateClaims(session).done(update_id, c.clock.now())
+
+    async def _release(self, update_id: int) -> None:
+        with contextlib.suppress(Exception):
+            async with self.container.db.transaction() as session:
+                await UpdateClaims(session).release(update_id)
+
+
+class _InLoopServer(uvicorn.Server):
+    """uvicorn without its own signal handling: the bot's runner owns SIGTERM/SIGINT."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+class HttpServer:
+    """uvicorn serving a Starlette app as a task of the running loop."""
+
+    def __init__(self, app: Starlette, host: str, port: int) -> None:
+        config = uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            timeout_graceful_shutdown=SHUTDOWN_GRACE,
+        )
+        self.server = _InLoopServer(config)
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self, failed: Callable[[], Awaitable[None]] | None = None) -> None:
+        """Serve in the background; returns once listening (raises if it cannot bind)."""
+        self._task = asyncio.create_task(self.server.serve(), name="http-server")
+        while not self.server.started:
+            if self._task.done():
+                self._task.result()  # raises what stopped it
+                raise RuntimeError("the HTTP server stopped while starting")
+            await asyncio.sleep(0.01)
+
+    @property
+    def failed(self) -> bool:
+        return self._task is not None and self._task.done()
+
+    async def stop(self) -> None:
+        """Stop listening, let requests in flight finish (bounded), return when closed."""
+        if self._task is None:
+            return
+        self.server.should_exit = True
+        with contextlib.suppress(Exception):
+            await self._task
+        self._task = None

@@ -1,0 +1,305 @@
+"""Updates per second through the webhook HTTP path, and deadline-to-announcement latency.
+
+    python bench/webhook.py [--voters 1000] [--proposals 1000] [--concurrency 32]
+                            [--database-url postgresql+asyncpg://.../coordbot_bench_webhook]
+
+Real `coordbot run` processes in webhook mode on PostgreSQL, against the Bot API stand-in
+(tests/support/botapi.py) on 127.0.0.1, PTB's client-side rate limiter off (the stand-in
+has no limits). Three runs:
+
+* votes through 1 replica, then through 2 (round robin): each vote is a callback-query
+  update POSTed to the webhook with the secret; the 200 comes back once it is handled.
+  Reports votes/s and per-update latency (p50/p95);
+* announcements: ``--proposals`` open proposals, two replicas, every deadline in the same
+  second; for each proposal the time from its deadline to the stand-in receiving its
+  result message (p50/p95/max).
+
+Prints one JSON object on stdout; logs go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import asyncpg
+import httpx
+
+from bench.common import (
+    CHANNEL_ID,
+    REPO_ROOT,
+    _asyncpg_dsn,
+    exclusive_use,
+    latency_summary,
+    log_to_stderr,
+    logger,
+    prepare_postgres,
+)
+from tests.support.botapi import running_stand_in
+
+DEFAULT_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/coordbot_bench_webhook"
+SECRET = "bench-secret"
+TARGET_VOTES_PER_SECOND = 300
+TARGET_ANNOUNCEMENT_P95_S = 2.0
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _env(api: Any, url: str, data: Path, port: int, hook_port: int) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CHROMA_"))}
+    env.update(
+        PYTHONPATH=str(REPO_ROOT),
+        TELEGRAM_BOT_TOKEN=api.token,
+        TELEGRAM_API_BASE_URL=api.base_url,
+        TELEGRAM_RATE_LIMIT="false",
+        DATABASE_URL=url,
+        DATA_DIR=str(data),
+        TARGET_CHANNEL_ID=CHANNEL_ID,
+        REMINDER_BEFORE_HOURS="0",
+        SWEEP_INTERVAL_SECONDS="1",
+        HTTP_HOST="127.0.0.1",
+        HTTP_PORT=str(port),
+        PTB_TIMEDELTA="true",
+        LOG_LEVEL="WARNING",
+    )
+    if hook_port:  # `coordbot seed` runs without a webhook
+        env.update(WEBHOOK_URL=f"http://127.0.0.1:{hook_port}/hook", WEBHOOK_SECRET=SECRET)
+    return env
+
+
+class Replicas:
+    def __init__(self, api: Any, url: str, data: Path, count: int) -> None:
+        self.ports = [_free_port() for _ in range(count)]
+        self.procs = []
+        for port in self.ports:
+            env = _env(api, url, data, port, self.ports[0])
+            log = (data / f"bot-{port}.log").open("wb")
+            self.procs.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "app", "run"],
+                    env=env,
+                    cwd=data,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            )
+
+    async def ready(self, limit: float = 120.0) -> None:
+        deadline = time.monotonic() + limit
+        async with httpx.AsyncClient() as client:
+            for port in self.ports:
+                while True:
+                    try:
+                        if (await client.get(f"http://127.0.0.1:{port}/readyz")).status_code == 200:
+                            break
+                    except httpx.HTTPError:
+                        pass
+                    if time.monotonic() > deadline:
+                        raise SystemExit(f"replica on port {port} did not become ready")
+                    await asyncio.sleep(0.1)
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            proc.terminate()
+        for proc in self.procs:
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+    @property
+    def hooks(self) -> list[str]:
+        return [f"http://127.0.0.1:{port}/hook" for port in self.ports]
+
+
+def _seed(url: str, data: Path, api: Any, proposals: int, deadline: str) -> None:
+    fixture = {
+        "users": [{"telegram_id": 1001, "first_name": "Ann"}],
+        "proposals": [
+            {
+                "id": i,
+                "proposer": 1001,
+                "title": f"Item {i}",
+                "description": f"Proposal {i}",
+                "type": "multiple_choice",
+                "options": ["Yes", "No"],
+                "status": "open",
+                "created_at": "2026-01-01T00:00:00Z",
+                "deadline": deadline,
+                "channel_id": CHANNEL_ID,
+            }
+            for i in range(1, proposals + 1)
+        ],
+    }
+    path = data / "seed.json"
+    path.write_text(json.dumps(fixture))
+    env = _env(api, url, data, 0, 0)
+    subprocess.run(
+        [sys.executable, "-m", "app", "seed", str(path)],
+        env=env,
+        cwd=data,
+        check=True,
+        capture_output=True,
+    )
+
+
+async def _votes(
+    api: Any, hooks: list[str], voters: int, concurrency: int, first_user: int = 10_000
+) -> dict[str, Any]:
+    post = {
+        "message_id": 1,
+        "date": int(time.time()),
+        "chat": {"id": int(CHANNEL_ID), "type": "channel", "title": "Proposals"},
+        "text": "New proposal #1",
+    }
+    updates = [api.callback_update(first_user + i, f"v:1:{i % 2}", post) for i in range(voters)]
+    latencies: list[float] = []
+    failures = 0
+    gate = asyncio.Semaphore(concurrency)
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(limits=limits, timeout=30) as client:
+
+        async def one(i: int, update: dict[str, Any]) -> None:
+            nonlocal failures
+            async with gate:
+                start = time.perf_counter()
+                r = await client.post(
+                    hooks[i % len(hooks)],
+                    json=update,
+                    headers={"X-Telegram-Bot-Api-Secret-Token": SECRET},
+                )
+                latencies.append(time.perf_counter() - start)
+                failures += r.status_code != 200
+
+        started = time.perf_counter()
+        await asyncio.gather(*(one(i, u) for i, u in enumerate(updates)))
+        elapsed = time.perf_counter() - started
+    return {
+        "votes": voters,
+        "failed": failures,
+        "seconds": round(elapsed, 2),
+        "votes_per_second": round(voters / elapsed, 1),
+        **latency_summary(latencies),
+    }
+
+
+async def _count_votes(url: str) -> int:
+    conn = await asyncpg.connect(_asyncpg_dsn(url))
+    try:
+        return int(await conn.fetchval("SELECT count(*) FROM submissions"))
+    finally:
+        await conn.close()
+
+
+async def _vote_run(url: str, replicas: int, args: argparse.Namespace) -> dict[str, Any]:
+    await prepare_postgres(url)
+    with running_stand_in() as api, tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp)
+        _seed(url, data, api, 1, "2099-01-01T00:00:00Z")
+        group = Replicas(api, url, data, replicas)
+        try:
+            await group.ready()
+            await _votes(api, group.hooks, 100, args.concurrency, 1_000_000)  # warm-up: others
+            result = await _votes(api, group.hooks, args.voters, args.concurrency)
+        finally:
+            group.stop()
+        result["stored"] = await _count_votes(url) - 100
+        return {"replicas": replicas, **result}
+
+
+async def _announce_run(url: str, args: argparse.Namespace) -> dict[str, Any]:
+    await prepare_postgres(url)
+    with running_stand_in() as api, tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp)
+        _seed(url, data, api, args.proposals, "2099-01-01T00:00:00Z")
+        group = Replicas(api, url, data, 2)
+        try:
+            await group.ready()
+            conn = await asyncpg.connect(_asyncpg_dsn(url))
+            try:
+                deadline = await conn.fetchval(
+                    "UPDATE proposals SET deadline_at = date_trunc('second', now()) "
+                    "+ interval '3 seconds' RETURNING deadline_at"
+                )
+            finally:
+                await conn.close()
+            wanted = args.proposals
+            pattern = re.compile(r"Results: Item (\d+)</b>")
+            limit = time.monotonic() + 300
+            seen: dict[int, float] = {}
+            while len(seen) < wanted and time.monotonic() < limit:
+                for call in api.calls_to("sendMessage"):
+                    m = pattern.search(str(call.params.get("text", "")))
+                    if m and call.status == 200:
+                        seen.setdefault(int(m[1]), call.at)
+                await asyncio.sleep(0.2)
+        finally:
+            group.stop()
+        at = deadline.astimezone(UTC).timestamp() if isinstance(deadline, datetime) else 0.0
+        delays = [t - at for t in seen.values()]
+        summary = latency_summary(delays)
+        return {
+            "proposals": wanted,
+            "announced": len(seen),
+            "replicas": 2,
+            **{k.replace("_ms", "_s"): round(v / 1000, 3) for k, v in summary.items()},
+        }
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--voters", type=int, default=1000)
+    parser.add_argument("--proposals", type=int, default=1000)
+    parser.add_argument("--concurrency", type=int, default=32)
+    parser.add_argument("--database-url", default=DEFAULT_URL)
+    args = parser.parse_args()
+    log_to_stderr()
+    url = args.database_url
+    async with exclusive_use(url):
+        one = await _vote_run(url, 1, args)
+        logger.info("1 replica: %s", one)
+        two = await _vote_run(url, 2, args)
+        logger.info("2 replicas: %s", two)
+        announce = await _announce_run(url, args)
+        logger.info("announcements: %s", announce)
+    print(
+        json.dumps(
+            {
+                "benchmark": "webhook",
+                "cpus": os.cpu_count(),
+                "votes_1_replica": one,
+                "votes_2_replicas": two,
+                "announcements": announce,
+                "targets": {
+                    "votes_per_second_1_replica": TARGET_VOTES_PER_SECOND,
+                    "announcement_p95_s": TARGET_ANNOUNCEMENT_P95_S,
+                },
+                "met": {
+                    "votes_per_second": one["votes_per_second"] >= TARGET_VOTES_PER_SECOND,
+                    "announcement_p95": announce.get("p95_s", 1e9) <= TARGET_ANNOUNCEMENT_P95_S,
+                },
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
