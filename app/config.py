@@ -29,6 +29,9 @@ class Settings(BaseSettings):
     admin_telegram_ids: Annotated[frozenset[int], NoDecode] = frozenset()
     target_channel_id: str | None = None
     bot_timezone: str = "UTC"
+    # The community's language: channel posts, reminders, results and charts. Members
+    # read their DMs in their own language (Telegram's, or the one chosen with /language).
+    bot_language: str = "en"
     reminder_before_hours: float = Field(default=24.0, ge=0)
     log_level: str = "INFO"
     chroma_host: str | None = None
@@ -93,6 +96,17 @@ class Settings(BaseSettings):
         except (ZoneInfoNotFoundError, ValueError) as exc:
             raise ValueError(f"BOT_TIMEZONE {value!r} is not an IANA time zone") from exc
         return value
+
+    @field_validator("bot_language")
+    @classmethod
+    def _check_language(cls, value: str) -> str:
+        from app.i18n import available_languages, normalize
+
+        language = normalize(value)
+        if language is None:
+            names = ", ".join(available_languages())
+            raise ValueError(f"BOT_LANGUAGE {value!r} has no catalog; available: {names}")
+        return language
 
     @field_validator("webhook_secret")
     @classmethod

@@ -15,6 +15,7 @@ from app.core.document_facts import DocumentFacts
 from app.core.document_service import DocumentService
 from app.core.graph_service import GraphService
 from app.core.index_service import IndexService
+from app.core.language_service import LanguageService
 from app.core.outbox_service import OutboxService
 from app.core.proposal_catalog import ProposalCatalog
 from app.core.proposal_facts import FanOutIndexer, ProposalFactsSync
@@ -140,6 +141,7 @@ class Container:
             admin_ids=settings.admin_telegram_ids,
         )
         self.submissions = SubmissionService(self.db, self.clock)
+        self.languages = LanguageService(self.db, self.clock)
         self.results = ResultsService(self.db)
         self.closing = ClosingService(
             self.db,

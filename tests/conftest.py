@@ -140,6 +140,10 @@ class BotHarness:
     def services(self):  # type: ignore[no-untyped-def]
         return self.app.bot_data.container  # type: ignore[attr-defined]
 
+    def speaks(self, language_code: str, user_id: int = 1001) -> None:
+        """From now on ``user_id``'s Telegram app reports ``language_code``."""
+        self.updates.language_codes[user_id] = language_code
+
     async def send(self, text: str, user_id: int = 1001, **kwargs: object) -> list[str]:
         """Send a DM (or a group message with chat_type=...); returns the bot's texts."""
         before = len(self.request.calls)

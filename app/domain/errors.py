@@ -1,18 +1,25 @@
-"""Domain errors carry the sentence the user sees.
+"""Domain errors carry the sentence the user sees, as a message id and its values.
 
-Every front door (Telegram, CLI, MCP) shows ``user_message`` as it is; the
-error handler never shows a traceback or an internal detail to a user.
+The message id is the English sentence with ``{named}`` placeholders. ``user_message`` is
+that sentence filled in, in English, for the CLI and MCP server; the Telegram error handler
+renders ``text`` in the member's language instead. No front door ever shows a traceback or
+an internal detail to a user.
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+from app.domain.messages import Text
 
 
 class CoordBotError(Exception):
     """Base for errors whose message is safe and useful to show to a user."""
 
-    def __init__(self, user_message: str) -> None:
-        super().__init__(user_message)
-        self.user_message = user_message
+    def __init__(self, message: str, **params: Any) -> None:
+        self.text = Text(message, params)
+        self.user_message = self.text.english()
+        super().__init__(self.user_message)
 
 
 class ValidationError(CoordBotError):

@@ -31,6 +31,8 @@ class User:
     username: str | None = None
     first_name: str | None = None
     last_name: str | None = None
+    language: str | None = None  # chosen with /language
+    language_code: str | None = None  # what the member's Telegram app reports
 
     @property
     def display_name(self) -> str:

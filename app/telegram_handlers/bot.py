@@ -28,6 +28,7 @@ from app.telegram_handlers import (
     ask,
     documents,
     facts,
+    language,
     listing,
     manage,
     propose,
@@ -83,6 +84,7 @@ async def nothing_to_cancel(update: Update, context: BotContext) -> None:
 
 def register_handlers(application: BotApplication) -> None:
     private = filters.ChatType.PRIVATE
+    application.add_handler(language.resolver(), group=-1)
     application.add_handlers(
         [
             propose.conversation(),
@@ -99,6 +101,7 @@ def register_handlers(application: BotApplication) -> None:
             manage.cancel_button_handler(),
             *admin.button_handlers(),
             *ask.handlers(),
+            *language.handlers(),
             CommandHandler("privacy", start.privacy, filters=private),
             CommandHandler("proposals", listing.proposals_command, filters=private),
             CommandHandler("view_proposal", listing.view_proposal, filters=private),

@@ -24,22 +24,27 @@ def user_of(update: Update) -> User:
         username=tg.username,
         first_name=tg.first_name,
         last_name=tg.last_name,
+        language_code=tg.language_code,
     )
 
 
 def parse_proposal_id(args: Sequence[str] | None, command: str, usage: str = "") -> int:
     """The proposal id given to ``/command``; a missing or bad id says how to find one."""
-    hint = (
-        "You can find ids with /proposals, /my_proposals or /my_votes, "
-        "or search with /ask <question>."
-    )
     if not args:
         example = f"/{command} <proposal_id>{(' ' + usage) if usage else ''}"
-        raise ValidationError(f"Please tell me which proposal: {example}\n{hint}")
+        raise ValidationError(
+            "Please tell me which proposal: {example}\nYou can find ids with /proposals, "
+            "/my_proposals or /my_votes, or search with /ask <question>.",
+            example=example,
+        )
     match = _ID.match(args[0])
     if not match:
         raise ValidationError(
-            f"'{args[0][:40]}' is not a proposal id. Ids are numbers, like /{command} 12.\n{hint}"
+            "'{given}' is not a proposal id. Ids are numbers, like /{command} 12.\nYou can "
+            "find ids with /proposals, /my_proposals or /my_votes, or search with /ask "
+            "<question>.",
+            given=args[0][:40],
+            command=command,
         )
     return int(match.group(1))
 

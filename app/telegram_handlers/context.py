@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from telegram.ext import Application, CallbackContext, ExtBot
 
 from app.domain.models import ProposalType
+from app.i18n import Translator, translator
 
 if TYPE_CHECKING:
     from app.container import Container
@@ -53,6 +54,7 @@ class BotContext(CallbackContext[ExtBot[None], UserData, dict[Any, Any], BotData
         user_id: int | None = None,
     ) -> None:
         super().__init__(application=application, chat_id=chat_id, user_id=user_id)
+        self._tr: Translator | None = None
 
     @property
     def services(self) -> Container:
@@ -60,6 +62,22 @@ class BotContext(CallbackContext[ExtBot[None], UserData, dict[Any, Any], BotData
         if container is None:  # pragma: no cover - a wiring bug, not a user error
             raise RuntimeError("the application was built without a container")
         return container
+
+    @property
+    def tr(self) -> Translator:
+        """The language of the member this update is from (set before any handler runs);
+        the community's language where there is no member."""
+        return self._tr or self.community_tr
+
+    @tr.setter
+    def tr(self, value: Translator) -> None:
+        self._tr = value
+
+    @property
+    def community_tr(self) -> Translator:
+        """BOT_LANGUAGE: for anything posted to the channel."""
+        settings = self.services.settings
+        return translator(settings.bot_language, settings.timezone)
 
     @property
     def state(self) -> UserData:

@@ -1,4 +1,8 @@
-"""One error handler: domain errors become their message; anything else a polite apology."""
+"""One error handler: domain errors become their message; anything else a polite apology.
+
+Both are written in the member's language: a domain error carries its message id and
+values, rendered here.
+"""
 
 from __future__ import annotations
 
@@ -8,28 +12,39 @@ from telegram import Update
 from telegram.constants import ParseMode
 
 from app.domain.errors import CoordBotError
+from app.domain.messages import N_
+from app.i18n import SOURCE_LANGUAGE, Translator, translator
 from app.telegram_handlers.context import BotContext
 from app.telegram_handlers.formatting import h
+from app.telegram_handlers.language import translator_for
 
 logger = logging.getLogger(__name__)
 
-APOLOGY = "Sorry, something went wrong on my side. Please try again in a moment."
+APOLOGY = N_("Sorry, something went wrong on my side. Please try again in a moment.")
 
 
 async def error_handler(update: object, context: BotContext) -> None:
     error = context.error
     if isinstance(error, CoordBotError):
         logger.debug("user error: %s", type(error).__name__)
-        text = error.user_message
     else:
         logger.error("unhandled error while handling an update", exc_info=error)
-        text = APOLOGY
     if not isinstance(update, Update):
         return
     try:
+        tr = await _translator(update, context)
+        text = tr.text(error.text) if isinstance(error, CoordBotError) else tr(APOLOGY)
         if update.callback_query is not None:
             await update.callback_query.answer(text[:200], show_alert=True)
         elif update.effective_message is not None:
             await update.effective_message.reply_text(h(text), parse_mode=ParseMode.HTML)
     except Exception:
         logger.warning("could not tell the user about an error", exc_info=True)
+
+
+async def _translator(update: Update, context: BotContext) -> Translator:
+    try:
+        return await translator_for(update, context.services)
+    except Exception:  # the database may be what failed: apologise in English then
+        logger.warning("could not read the member's language", exc_info=True)
+        return translator(SOURCE_LANGUAGE, context.services.settings.timezone)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from telegram import BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Update
 
+from app.domain.messages import N_
+from app.i18n import Translator
 from app.telegram_handlers.common import reply, user_of
 from app.telegram_handlers.context import BotContext
 from app.telegram_handlers.documents import HELP as DOCUMENT_COMMANDS
@@ -12,27 +14,28 @@ from app.telegram_handlers.formatting import h
 from app.telegram_handlers.keyboards import deep_link
 
 COMMANDS: list[tuple[str, str]] = [
-    ("propose", "Create a proposal (one line or step by step)"),
-    ("proposals", "Browse proposals: open, closed, cancelled"),
-    ("view_proposal", "Show one proposal: /view_proposal <id>"),
-    ("my_proposals", "Proposals you created"),
-    ("my_votes", "Your votes and submissions"),
-    ("my_vote", "Your answer to one proposal: /my_vote <id>"),
-    ("submit", "Send an idea: /submit <id> <text>"),
-    ("edit_proposal", "Edit your proposal before anyone votes"),
-    ("cancel_proposal", "Cancel your proposal"),
-    ("view_results", "Results of a closed proposal: /view_results <id>"),
-    ("extend_deadline", "Give a proposal more time: /extend_deadline <id> 2 days"),
-    ("close_proposal", "Admins: close a proposal early"),
+    ("propose", N_("Create a proposal (one line or step by step)")),
+    ("proposals", N_("Browse proposals: open, closed, cancelled")),
+    ("view_proposal", N_("Show one proposal: /view_proposal <id>")),
+    ("my_proposals", N_("Proposals you created")),
+    ("my_votes", N_("Your votes and submissions")),
+    ("my_vote", N_("Your answer to one proposal: /my_vote <id>")),
+    ("submit", N_("Send an idea: /submit <id> <text>")),
+    ("edit_proposal", N_("Edit your proposal before anyone votes")),
+    ("cancel_proposal", N_("Cancel your proposal")),
+    ("view_results", N_("Results of a closed proposal: /view_results <id>")),
+    ("extend_deadline", N_("Give a proposal more time: /extend_deadline <id> 2 days")),
+    ("close_proposal", N_("Admins: close a proposal early")),
     *DOCUMENT_COMMANDS,
     *FACT_COMMANDS,
-    ("ask", "Ask a question in plain words: /ask what closes this week?"),
-    ("privacy", "What is stored and who can see it"),
-    ("help", "This list, or /help <question> about using the bot"),
-    ("cancel", "Leave the current step"),
+    ("language", N_("Choose the language I write to you in")),
+    ("ask", N_("Ask a question in plain words: /ask what closes this week?")),
+    ("privacy", N_("What is stored and who can see it")),
+    ("help", N_("This list, or /help <question> about using the bot")),
+    ("cancel", N_("Leave the current step")),
 ]
 
-PROPOSE_HELP = (
+PROPOSE_HELP = N_(
     "<b>Create a proposal</b>\n"
     "One line: <code>/propose Title; Description; Option 1, Option 2</code>\n"
     "Free form (collect ideas): <code>/propose Title; Description; FREEFORM</code>\n"
@@ -40,18 +43,19 @@ PROPOSE_HELP = (
 )
 
 
-def bot_commands() -> list[BotCommand]:
-    return [BotCommand(name, description) for name, description in COMMANDS]
+def bot_commands(tr: Translator) -> list[BotCommand]:
+    """The command menu in ``tr``'s language."""
+    return [BotCommand(name, tr(description)) for name, description in COMMANDS]
 
 
-def help_text() -> str:
-    lines = ["<b>What I can do</b>", ""]
-    lines += [f"/{name} — {h(description)}" for name, description in COMMANDS]
-    lines += ["", PROPOSE_HELP]
+def help_text(tr: Translator) -> str:
+    lines = [tr("<b>What I can do</b>"), ""]
+    lines += [f"/{name} — {h(tr(description))}" for name, description in COMMANDS]
+    lines += ["", tr(PROPOSE_HELP)]
     return "\n".join(lines)
 
 
-PRIVACY_TEXT = (
+PRIVACY_TEXT = N_(
     "<b>Privacy</b>\n"
     "• I store your Telegram id, username and name so I can tell proposers apart "
     "and show who proposed what.\n"
@@ -66,21 +70,26 @@ PRIVACY_TEXT = (
 
 async def start(update: Update, context: BotContext) -> None:
     await context.services.proposals.register_user(user_of(update))
-    name = h(update.effective_user.first_name if update.effective_user else "there")
+    tr = context.tr
+    first_name = update.effective_user.first_name if update.effective_user else None
     await reply(
         update,
-        f"Hello {name}! I help this community decide things together.\n\n"
-        "Create a proposal with /propose, vote with the buttons under proposals in the "
-        "channel, and see your own answers with /my_votes.\n\nSend /help for all commands.",
+        tr(
+            "Hello {name}! I help this community decide things together.\n\n"
+            "Create a proposal with /propose, vote with the buttons under proposals in the "
+            "channel, and see your own answers with /my_votes.\n\nSend /help for all "
+            "commands, and /language to choose the language I write in.",
+            name=h(first_name or tr("there")),
+        ),
     )
 
 
 async def help_command(update: Update, context: BotContext) -> None:
-    await reply(update, help_text())
+    await reply(update, help_text(context.tr))
 
 
 async def privacy(update: Update, context: BotContext) -> None:
-    await reply(update, PRIVACY_TEXT)
+    await reply(update, context.tr(PRIVACY_TEXT))
 
 
 async def unknown_command(update: Update, context: BotContext) -> None:
@@ -88,21 +97,26 @@ async def unknown_command(update: Update, context: BotContext) -> None:
     command = (message.text or "").split()[0].split("@")[0] if message else "/?"
     await reply(
         update,
-        f"Sorry, I don't know the command {h(command)}. Send /help to see what I can do.",
+        context.tr(
+            "Sorry, I don't know the command {command}. Send /help to see what I can do.",
+            command=h(command),
+        ),
     )
 
 
 async def plain_text(update: Update, context: BotContext) -> None:
     await reply(
         update,
-        "I read commands. To create a proposal send /propose; to see what's open send "
-        "/proposals; /help lists everything.",
+        context.tr(
+            "I read commands. To create a proposal send /propose; to see what's open send "
+            "/proposals; /help lists everything."
+        ),
     )
 
 
 async def group_redirect(update: Update, context: BotContext) -> None:
     """Commands sent in a group are answered in a DM, where votes stay private."""
-    markup = InlineKeyboardMarkup(
-        [[InlineKeyboardButton("Open a chat with me", url=deep_link(context.bot.username, "help"))]]
-    )
-    await reply(update, "Let's do that in a private chat with me.", markup)
+    tr = context.tr
+    link = deep_link(context.bot.username, "help")
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tr("Open a chat with me"), url=link)]])
+    await reply(update, tr("Let's do that in a private chat with me."), markup)

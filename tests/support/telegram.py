@@ -248,6 +248,8 @@ class UpdateFactory:
         self._update_ids = itertools.count(1)
         self._message_ids = itertools.count(1)
         self._callback_ids = itertools.count(1)
+        # Telegram's language_code per user id (what the member's app is set to).
+        self.language_codes: dict[int, str] = {}
 
     @staticmethod
     def user(user_id: int, username: str | None = None, first_name: str = "User") -> dict[str, Any]:
@@ -269,6 +271,10 @@ class UpdateFactory:
         }
 
     def _update(self, **payload: Any) -> Update:
+        for part in payload.values():
+            sender = part.get("from") if isinstance(part, dict) else None
+            if sender is not None and sender["id"] in self.language_codes:
+                sender["language_code"] = self.language_codes[sender["id"]]
         update = Update.de_json({"update_id": next(self._update_ids), **payload}, self.bot)
         assert update is not None
         return update

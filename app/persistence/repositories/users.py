@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, func, or_, select
+from sqlalchemy import Table, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.domain.models import User
@@ -22,6 +22,7 @@ def _build_upsert(insert: Any) -> Any:
         _USERS.c.username.is_distinct_from(excluded.username),
         _USERS.c.first_name.is_distinct_from(excluded.first_name),
         _USERS.c.last_name.is_distinct_from(excluded.last_name),
+        _USERS.c.language_code.is_distinct_from(excluded.language_code),
     )
     return stmt.on_conflict_do_update(
         index_elements=[_USERS.c.telegram_id],
@@ -29,6 +30,8 @@ def _build_upsert(insert: Any) -> Any:
             "username": excluded.username,
             "first_name": excluded.first_name,
             "last_name": excluded.last_name,
+            # A member seen without a code (a channel, an old client) keeps the last one.
+            "language_code": func.coalesce(excluded.language_code, _USERS.c.language_code),
             "updated_at": excluded.updated_at,
         },
         where=changed,
@@ -41,6 +44,8 @@ def to_user(row: UserRow) -> User:
         username=row.username,
         first_name=row.first_name,
         last_name=row.last_name,
+        language=row.language,
+        language_code=row.language_code,
     )
 
 
@@ -56,6 +61,7 @@ class UserRepository:
                 "username": user.username,
                 "first_name": user.first_name,
                 "last_name": user.last_name,
+                "language_code": user.language_code,
                 "created_at": now,
                 "updated_at": now,
             },
@@ -69,6 +75,20 @@ class UserRepository:
             .on_conflict_do_nothing(index_elements=[UserRow.telegram_id])
         )
         await self.session.execute(stmt)
+
+    async def set_language(self, telegram_id: int, language: str | None, now: datetime) -> None:
+        await self.session.execute(
+            update(UserRow)
+            .where(UserRow.telegram_id == telegram_id)
+            .values(language=language, updated_at=now)
+        )
+
+    async def chosen_languages(self) -> dict[int, str]:
+        """Every member who chose a language with /language, and the language."""
+        rows = await self.session.execute(
+            select(UserRow.telegram_id, UserRow.language).where(UserRow.language.is_not(None))
+        )
+        return {telegram_id: language for telegram_id, language in rows}
 
     async def get(self, telegram_id: int) -> User | None:
         row = await self.session.get(UserRow, telegram_id)
