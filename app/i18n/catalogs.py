@@ -13,6 +13,7 @@ import io
 import logging
 from functools import cache
 from pathlib import Path
+from typing import BinaryIO
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -67,7 +68,12 @@ def translations(language: str) -> gettext.NullTranslations:
     if not path.exists():
         return gettext.NullTranslations()
     with path.open("rb") as handle:
-        catalog = read_po(handle, locale=language)
+        return compile_po(handle, language)
+
+
+def compile_po(source: BinaryIO, language: str) -> gettext.GNUTranslations:
+    """A .po file as gettext reads it; fuzzy and empty entries fall back to English."""
+    catalog = read_po(source, locale=language)
     buffer = io.BytesIO()
     write_mo(buffer, catalog, use_fuzzy=False)
     buffer.seek(0)

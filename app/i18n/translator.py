@@ -64,22 +64,23 @@ class Translator:
 
     def remaining(self, deadline: datetime, now: datetime) -> str:
         """How long until ``deadline``: "in 2 days 3 hours", at most two units."""
+        tr = self  # the name the message extractor looks for
         seconds = int((deadline - now).total_seconds())
         if seconds <= 0:
-            return self("ended")
+            return tr("ended")
         days, rest = divmod(seconds, 86400)
         hours, rest = divmod(rest, 3600)
         minutes = rest // 60
         parts = []
         if days:
-            parts.append(self.ngettext("{n} day", "{n} days", days))
+            parts.append(tr.ngettext("{n} day", "{n} days", days))
         if hours:
-            parts.append(self.ngettext("{n} hour", "{n} hours", hours))
+            parts.append(tr.ngettext("{n} hour", "{n} hours", hours))
         if not days and minutes:
-            parts.append(self.ngettext("{n} minute", "{n} minutes", minutes))
+            parts.append(tr.ngettext("{n} minute", "{n} minutes", minutes))
         if not parts:
-            return self("in less than a minute")
-        return self("in {duration}", duration=" ".join(parts[:2]))
+            return tr("in less than a minute")
+        return tr("in {duration}", duration=" ".join(parts[:2]))
 
 
 @cache

@@ -19,6 +19,7 @@ from dateparser.date import DateDataParser
 
 from app.domain.errors import DateParseError
 from app.nlp import date_words as w
+from app.nlp.date_lexicon import to_english
 from app.nlp.date_ranges import AmbiguousDateError, read_date_range
 from app.nlp.date_words import WD, WORDS
 
@@ -90,7 +91,7 @@ def _one_day(text: str, now: datetime, zone: ZoneInfo) -> datetime | None:
     return datetime.combine(last, _END_OF_DAY, zone).astimezone(UTC)
 
 
-def parse_deadline(text: str, now: datetime, tz: str) -> datetime:
+def parse_deadline(text: str, now: datetime, tz: str, language: str = "en") -> datetime:
     """Read a proposal deadline as an aware UTC instant.
 
     Durations ("3 days", "2h", "2 weeks 3 days", "in 5 days") count from ``now``: exact
@@ -98,10 +99,15 @@ def parse_deadline(text: str, now: datetime, tz: str) -> datetime:
     ``tz``; a day with no time ("Friday", "December 1st") means 23:59 local that day,
     because a deadline "on Friday" means by the end of Friday. Whether the result is
     too soon or too far is the service's rule, not ours.
+
+    ``language`` (a catalog name: "es", "ru", "pt_BR") reads the phrase in that language:
+    rewritten into English date words first, else as dateparser reads that language.
     """
     zone, now = ZoneInfo(tz), now.astimezone(UTC)
     try:
-        found = _read_deadline(w.normalize(text), now, zone)
+        found = _read_deadline(w.normalize(to_english(text, language)), now, zone)
+        if found is None and language != "en":
+            found = _read_deadline(w.normalize(text), now, zone, language.split("_")[0])
     except (ValueError, OverflowError):  # "99999999 days" runs off the calendar
         found = None
     if found is None:
@@ -109,7 +115,9 @@ def parse_deadline(text: str, now: datetime, tz: str) -> datetime:
     return found
 
 
-def _read_deadline(text: str, now: datetime, zone: ZoneInfo) -> datetime | None:
+def _read_deadline(
+    text: str, now: datetime, zone: ZoneInfo, language: str = "en"
+) -> datetime | None:
     clean = re.sub(r"^(?:by|on|until|till|due) ", "", text)
     body = re.sub(r" from now$", "", re.sub(r"^(?:in|within) ", "", clean))
     if not clean:
@@ -130,7 +138,7 @@ def _read_deadline(text: str, now: datetime, zone: ZoneInfo) -> datetime | None:
     settings: dict[str, Any] = {"PREFER_DATES_FROM": "future", "TIMEZONE": zone.key}
     settings |= {"TO_TIMEZONE": "UTC", "RELATIVE_BASE": now.astimezone(zone).replace(tzinfo=None)}
     settings |= {"RETURN_AS_TIMEZONE_AWARE": True, "RETURN_TIME_AS_PERIOD": True}
-    data = DateDataParser(languages=["en"], settings=settings).get_date_data(clean)
+    data = DateDataParser(languages=[language], settings=settings).get_date_data(clean)
     # "3" or "May" come back as a month or a year: too vague for a deadline.
     if data.date_obj is None or data.period not in ("day", "time"):
         return None

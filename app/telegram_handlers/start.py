@@ -72,6 +72,7 @@ async def start(update: Update, context: BotContext) -> None:
     await context.services.proposals.register_user(user_of(update))
     tr = context.tr
     first_name = update.effective_user.first_name if update.effective_user else None
+    name = h(first_name) if first_name else tr("there")
     await reply(
         update,
         tr(
@@ -79,7 +80,7 @@ async def start(update: Update, context: BotContext) -> None:
             "Create a proposal with /propose, vote with the buttons under proposals in the "
             "channel, and see your own answers with /my_votes.\n\nSend /help for all "
             "commands, and /language to choose the language I write in.",
-            name=h(first_name or tr("there")),
+            name=name,
         ),
     )
 

@@ -1,0 +1,181 @@
+"""Date and duration phrases in Spanish, Russian and Portuguese, rewritten in English.
+
+The English readers (``dates`` for deadlines, ``date_ranges`` for questions) know every
+form we support; rather than a second grammar per language, a phrase is rewritten word
+by word into the English those readers understand: "próximo viernes a las 17h" ->
+"next friday at 17:00", "через 2 недели" -> "in 2 weeks", "sexta que vem às 17h" ->
+"next friday at 17:00". Russian words are matched by their stems, so every case
+ending reads the same ("пятница", "пятницу", "пятницы"). Adding a language is adding a
+table here; nothing else changes.
+"""
+
+from __future__ import annotations
+
+import re
+
+Rule = tuple[str, str]
+
+_WEEKDAYS_ES = ["lunes", "martes", "mi[eé]rcoles", "jueves", "viernes", "s[aá]bado", "domingo"]
+_WEEKDAYS_PT = ["segunda", "ter[cç]a", "quarta", "quinta", "sexta", "s[aá]bado", "domingo"]
+_WEEKDAYS_RU = ["понедельник", "вторник", "сред", "четверг", "пятниц", "суббот", "воскресень"]
+_MONTHS_ES = (
+    "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre"
+)
+_MONTHS_PT = (
+    "janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro"
+)
+_MONTHS_RU = "январ феврал март апрел ма июн июл август сентябр октябр ноябр декабр"
+_EN_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+_EN_MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
+
+
+def _words(names: list[str], english: list[str], suffix: str = r"\b") -> list[Rule]:
+    return [(rf"\b{name}{suffix}", en) for name, en in zip(names, english, strict=True)]
+
+
+_NUMBERS_ES = {"un": 1, "una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5,
+               "seis": 6, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10}  # fmt: skip
+_NUMBERS_PT = {"um": 1, "uma": 1, "dois": 2, "duas": 2, "três": 3, "tres": 3, "quatro": 4,
+               "cinco": 5, "seis": 6, "sete": 7, "oito": 8, "nove": 9, "dez": 10}  # fmt: skip
+_NUMBERS_RU = {"одну": 1, "один": 1, "одна": 1, "два": 2, "две": 2, "три": 3,
+               "четыре": 4, "пять": 5, "шесть": 6, "семь": 7, "восемь": 8, "девять": 9,
+               "десять": 10}  # fmt: skip
+
+
+def _numbers(table: dict[str, int]) -> list[Rule]:
+    return [(rf"\b{word}\b", str(value)) for word, value in table.items()]
+
+
+# Times first ("17h30", "18 h", "às 18h"), then phrases whose word order differs from
+# English, then single words. Each rule is (pattern, replacement) on lowercased text.
+_TIME: list[Rule] = [
+    (r"\b(\d{1,2})\s?h\s?(\d\d)\b", r"\1:\2"),
+    (r"\b(\d{1,2})\s?h\b", r"\1:00"),
+    (r"\b(\d{1,2})º", r"\1"),
+]
+
+SPANISH: list[Rule] = [
+    *_TIME,
+    (r"\bpasado mañana\b", "in 2 days"),
+    (r"\bmañana\b", "tomorrow"),
+    (r"\bhoy\b", "today"),
+    (r"\bayer\b", "yesterday"),
+    (r"\bfin(?:al)? de(?:l)? mes\b", "end of the month"),
+    (r"\bfin(?:al)? de(?:l)? año\b", "end of the year"),
+    (r"\bfin(?:al)? de (?:la )?semana\b", "end of the week"),
+    (r"\b(\w+) que viene\b", r"next \1"),
+    (r"\b(semana|mes|año) pasad[oa]\b", r"last \1"),
+    (r"\b(\w+) pasad[oa]\b", r"last \1"),
+    (r"\b(?:el |la )?pr[oó]xim[oa]\b", "next"),
+    (r"\b(?:est[ea]) (semana|mes|año)\b", r"this \1"),
+    (r"\b(?:dentro de|en)\b", "in"),
+    (r"\bhace (\S+ \S+)", r"\1 ago"),
+    (r"\ba las\b|\ba la\b", "at"),
+    (r"\bantes del?\b", "by"),
+    (r"\bhasta (?:el )?", "until "),
+    (r"\bdesde (?:el )?", "since "),
+    (r"\b(?:d[ií]as?)\b", "days"),
+    (r"\bsemanas?\b", "weeks"),
+    (r"\bhoras?\b", "hours"),
+    (r"\bminutos?\b", "minutes"),
+    (r"\bmes(?:es)?\b", "months"),
+    (r"\baños?\b", "years"),
+    (r"\by\b", "and"),
+    *_words(_WEEKDAYS_ES, _EN_WEEKDAYS),
+    *_words(_MONTHS_ES.split(), _EN_MONTHS),
+    *_numbers(_NUMBERS_ES),
+    (r"\b(\d{1,2}) de (\w+)", r"\1 \2"),
+    (r"\b(?:el|la|los|las|del|de)\b", ""),
+]
+
+PORTUGUESE: list[Rule] = [
+    *_TIME,
+    (r"\bdepois de amanhã\b", "in 2 days"),
+    (r"\bamanhã\b", "tomorrow"),
+    (r"\bhoje\b", "today"),
+    (r"\bontem\b", "yesterday"),
+    (r"\bfi(?:m|nal) do mês\b", "end of the month"),
+    (r"\bfi(?:m|nal) do ano\b", "end of the year"),
+    (r"\bfi(?:m|nal) de semana\b", "end of the week"),
+    (r"-feira\b", ""),
+    (r"\b(\w+) que vem\b", r"next \1"),
+    (r"\b(semana|mês|ano) passad[oa]\b", r"last \1"),
+    (r"\b(\w+) passad[oa]\b", r"last \1"),
+    (r"\b(?:o |a )?pr[oó]xim[oa]\b", "next"),
+    (r"\b(?:n?ess?[ea]|n?est[ea]) (semana|mês|ano)\b", r"this \1"),
+    (r"\b(?:daqui a|dentro de|em)\b", "in"),
+    (r"\bhá (\S+ \S+)", r"\1 ago"),
+    (r"\bàs\b|\bà\b|\bas\b", "at"),
+    (r"\baté (?:o |a )?", "until "),
+    (r"\bdesde (?:o |a )?", "since "),
+    (r"\bdias?\b", "days"),
+    (r"\bsemanas?\b", "weeks"),
+    (r"\bhoras?\b", "hours"),
+    (r"\bminutos?\b", "minutes"),
+    (r"\bm[eê]s(?:es)?\b", "months"),
+    (r"\banos?\b", "years"),
+    (r"\be\b", "and"),
+    *_words(_WEEKDAYS_PT, _EN_WEEKDAYS),
+    *_words(_MONTHS_PT.split(), _EN_MONTHS),
+    *_numbers(_NUMBERS_PT),
+    (r"\b(\d{1,2}) de (\w+)", r"\1 \2"),
+    (r"\b(?:o|a|os|as|do|da|de|no|na)\b", ""),
+]
+
+RUSSIAN: list[Rule] = [
+    (r"\b(\d{1,2}) ?ч\b", r"\1:00"),
+    *_TIME,
+    (r"\bпослезавтра\b", "in 2 days"),
+    (r"\bзавтра\b", "tomorrow"),
+    (r"\bсегодня\b", "today"),
+    (r"\bвчера\b", "yesterday"),
+    (r"\bконц\w* месяца\b|\bконец месяца\b", "end of the month"),
+    (r"\bконц\w* года\b|\bконец года\b", "end of the year"),
+    (r"\bконц\w* недели\b|\bконец недели\b", "end of the week"),
+    (r"\bследующ\w*\b", "next"),
+    (r"\bпрошл\w*\b|\bпрошедш\w*\b", "last"),
+    (r"\bэт\w*\b", "this"),
+    (r"\bчерез\b", "in"),
+    (r"\b(\S+ \S+) назад\b", r"\1 ago"),
+    (r"\bдо\b", "until"),
+    (r"\bс\b", "since"),
+    (r"\bдн(?:я|ей)\b|\bдень\b|\bсутки\b|\bсуток\b", "days"),
+    (r"\bнедел\w*\b", "weeks"),
+    (r"\bчас(?:а|ов)?\b", "hours"),
+    (r"\bминут\w*\b", "minutes"),
+    (r"\bмесяц\w*\b", "months"),
+    (r"\bгод(?:а)?\b|\bлет\b", "years"),
+    (r"\bи\b", "and"),
+    *_words(_WEEKDAYS_RU, _EN_WEEKDAYS, r"\w*"),
+    *_words(_MONTHS_RU.split(), _EN_MONTHS, r"(?:ь|я|е|ю|й|а|т|та|те)?\b"),
+    *_numbers(_NUMBERS_RU),
+    (r"\b(?:в|во|на|к)\b", ""),
+]
+
+LEXICONS: dict[str, list[tuple[re.Pattern[str], str]]] = {
+    language: [(re.compile(pattern), replacement) for pattern, replacement in rules]
+    for language, rules in (("es", SPANISH), ("pt_BR", PORTUGUESE), ("ru", RUSSIAN))
+}
+# After "this"/"next"/"last", the English readers want the unit in the singular.
+_SINGULAR = re.compile(r"\b(this|next|last) (week|month|year|day)s\b")
+
+
+def to_english(text: str, language: str) -> str:
+    """``text`` rewritten in English date words for ``language``'s lexicon; English and
+    languages without a lexicon come back as they are."""
+    rules = LEXICONS.get(language)
+    if rules is None:
+        return text
+    said = text.lower().strip()
+    for pattern, replacement in rules:
+        said = pattern.sub(replacement, said)
+    said = _SINGULAR.sub(r"\1 \2", said)
+    said = re.sub(r"\bnext (\d+) (\w+)", r"in \1 \2", said)
+    said = re.sub(r"\bat (\d{1,2})\b(?![:.]\d)", r"at \1:00", said)  # "a las 9"
+    said = re.sub(r"^(\w+) (\d{1,2}:\d\d)$", r"\1 at \2", said)  # "завтра в 18:00"
+    # "через неделю", "em uma semana", "месяц": a unit without a number is one of it.
+    said = re.sub(r"^(weeks|days|hours|minutes|months|years)$", r"1 \1", said)
+    said = re.sub(r"\bin (weeks|days|hours|minutes|months|years)\b", r"in 1 \1", said)
+    return " ".join(said.replace(" ,", ",").split())
