@@ -86,12 +86,11 @@ async def edit_value(update: Update, context: BotContext) -> int | None:
         await reply(update, h(context.tr.text(exc.text)))
         return None
     text = render_proposal_detail(proposal, services.settings.timezone, services.clock.now())
+    tr = context.tr
+    updated = tr("✅ Updated. The channel post shows the change.")
     await reply(
         update,
-        context.tr(
-            "✅ Updated. The channel post shows the change.\n\n{proposal}\n\nAnything else?",
-            proposal=text,
-        ),
+        f"{updated}\n\n{text}\n\n{tr('Anything else?')}",
         edit_field_keyboard(proposal),
     )
     return CHOOSE_FIELD
