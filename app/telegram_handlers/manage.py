@@ -88,9 +88,10 @@ async def edit_value(update: Update, context: BotContext) -> int | None:
     text = render_proposal_detail(proposal, services.settings.timezone, services.clock.now())
     tr = context.tr
     updated = tr("✅ Updated. The channel post shows the change.")
+    more = tr("Anything else?")
     await reply(
         update,
-        f"{updated}\n\n{text}\n\n{tr('Anything else?')}",
+        f"{updated}\n\n{text}\n\n{more}",
         edit_field_keyboard(proposal),
     )
     return CHOOSE_FIELD
