@@ -36,6 +36,12 @@ BATCH = 500
 THEME_CONCURRENCY = 4  # free-form proposals summarised at once
 
 
+def already_ended(proposal_id: int, status: ProposalStatus) -> ConflictError:
+    if status is ProposalStatus.CANCELLED:
+        return ConflictError("Proposal #{id} is already cancelled.", id=proposal_id)
+    return ConflictError("Proposal #{id} is already closed.", id=proposal_id)
+
+
 class Themes(NamedTuple):
     """A free-form proposal's themes and the submissions they were computed from."""
 
@@ -111,14 +117,14 @@ class ClosingService:
             if proposal.proposal_type is ProposalType.FREE_FORM:
                 texts = await SubmissionRepository(session).contents_for_proposals([proposal_id])
         if proposal.status is not ProposalStatus.OPEN:
-            raise ConflictError(f"Proposal #{proposal_id} is already {proposal.status}.")
+            raise already_ended(proposal_id, proposal.status)
         themes = await self._summarize(texts)
         async with self.db.transaction() as session:
             repo = ProposalRepository(session)
             if not await self._close(session, [proposal_id], now, themes):
                 current = await repo.get_proposal_by_id(proposal_id)
                 status = current.status if current else proposal.status
-                raise ConflictError(f"Proposal #{proposal_id} is already {status}.")
+                raise already_ended(proposal_id, status)
             closed = await repo.get_proposal_by_id(proposal_id)
         assert closed is not None
         logger.info("proposal %s closed early by an admin", proposal_id)

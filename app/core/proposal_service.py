@@ -44,8 +44,8 @@ class CreatedProposal:
 
 def not_found(proposal_id: int) -> NotFoundError:
     return NotFoundError(
-        f"Proposal #{proposal_id} does not exist. Use /proposals to see the list, "
-        "or /ask to search for one."
+        "Proposal #{id} does not exist. Use /proposals to see the list, or /ask to search for one.",
+        id=proposal_id,
     )
 
 
@@ -178,15 +178,17 @@ class ProposalService:
             raise not_found(proposal_id)
         if proposal.proposer_id != user_id:
             raise PermissionDeniedError("Only the proposer can edit this proposal.")
+        if proposal.status is ProposalStatus.CLOSED:
+            raise ConflictError("Proposal #{id} is closed; it can't be edited.", id=proposal_id)
         if proposal.status is not ProposalStatus.OPEN:
-            raise ConflictError(
-                f"Proposal #{proposal_id} is {proposal.status}; it can't be edited."
-            )
+            raise ConflictError("Proposal #{id} is cancelled; it can't be edited.", id=proposal_id)
         votes = await SubmissionRepository(session).count_for_proposal(proposal_id)
         if votes:
             raise ConflictError(
-                f"Proposal #{proposal_id} already has {votes} response(s), so it can no longer "
-                "be edited. You can cancel it with /cancel_proposal and create a new one."
+                "Proposal #{id} already has {votes} response(s), so it can no longer "
+                "be edited. You can cancel it with /cancel_proposal and create a new one.",
+                id=proposal_id,
+                votes=votes,
             )
         return proposal
 
@@ -221,9 +223,13 @@ class ProposalService:
             raise not_found(proposal_id)
         if proposal.proposer_id != user_id:
             raise PermissionDeniedError("Only the proposer can cancel this proposal.")
+        if proposal.status is ProposalStatus.CLOSED:
+            raise ConflictError(
+                "Proposal #{id} is already closed; it can't be cancelled.", id=proposal_id
+            )
         if proposal.status is not ProposalStatus.OPEN:
             raise ConflictError(
-                f"Proposal #{proposal_id} is already {proposal.status}; it can't be cancelled."
+                "Proposal #{id} is already cancelled; it can't be cancelled.", id=proposal_id
             )
         return proposal
 
@@ -239,7 +245,7 @@ class ProposalService:
                 closed_at=now,
             )
             if not changed:  # pragma: no cover - the row lock above makes this a safety net
-                raise ConflictError(f"Proposal #{proposal_id} was closed a moment ago.")
+                raise ConflictError("Proposal #{id} was closed a moment ago.", id=proposal_id)
             updated = await repo.get_proposal_by_id(proposal_id)
             assert updated is not None
         logger.info("proposal %s cancelled", proposal_id)
@@ -260,7 +266,9 @@ class ProposalService:
         if proposal.proposer_id != user_id and not self.is_admin(user_id):
             raise PermissionDeniedError("Only the proposer or an admin can extend the deadline.")
         if proposal.status is not ProposalStatus.OPEN or proposal.deadline_at <= self.clock.now():
-            raise ConflictError(f"Proposal #{proposal_id} is no longer open; it can't be extended.")
+            raise ConflictError(
+                "Proposal #{id} is no longer open; it can't be extended.", id=proposal_id
+            )
         return proposal
 
     def check_new_deadline(self, proposal: Proposal, deadline: datetime) -> None:

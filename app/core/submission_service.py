@@ -14,6 +14,7 @@ from app.core import validation
 from app.core.proposal_service import PAGE_SIZE, not_found
 from app.domain.clock import Clock
 from app.domain.errors import ConflictError, ValidationError
+from app.domain.messages import N_, Text
 from app.domain.models import Page, Proposal, ProposalStatus, Submission, User, VoteReceipt
 from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository
@@ -31,14 +32,23 @@ class MyVote:
     submission: Submission | None
 
     @property
-    def message(self) -> str:
+    def text(self) -> Text:
+        """The answer as a sentence for the member (raw values: escape when rendering HTML)."""
         p = self.proposal
         if self.submission is None:
-            return f"You did not make a submission for proposal '{p.title}' (#{p.id})."
-        return (
-            f"For proposal '{p.title}' (#{p.id}), your submission was: "
-            f"'{self.submission.response_content}'"
+            return Text(
+                N_("You did not make a submission for proposal '{title}' (#{id})."),
+                {"title": p.title, "id": p.id},
+            )
+        return Text(
+            N_("For proposal '{title}' (#{id}), your submission was: '{answer}'"),
+            {"title": p.title, "id": p.id, "answer": self.submission.response_content},
         )
+
+    @property
+    def message(self) -> str:
+        """The same sentence in English (CLI, MCP)."""
+        return self.text.english()
 
 
 class SubmissionService:
@@ -75,8 +85,9 @@ class SubmissionService:
                 raise not_found(proposal_id)
             if proposal.is_multiple_choice:
                 raise ValidationError(
-                    f"Proposal #{proposal_id} is multiple choice: vote with the buttons "
-                    "under its post in the channel."
+                    "Proposal #{id} is multiple choice: vote with the buttons "
+                    "under its post in the channel.",
+                    id=proposal_id,
                 )
             self._ensure_open(proposal, now)
             subs = SubmissionRepository(session)
@@ -97,19 +108,22 @@ class SubmissionService:
             raise not_found(proposal_id)
         if proposal.is_multiple_choice:
             raise ValidationError(
-                f"Proposal #{proposal_id} is multiple choice: vote with the buttons under "
-                "its post in the channel."
+                "Proposal #{id} is multiple choice: vote with the buttons "
+                "under its post in the channel.",
+                id=proposal_id,
             )
         self._ensure_open(proposal, self.clock.now())
         return proposal
 
     def _ensure_open(self, proposal: Proposal, now: datetime) -> None:
         if proposal.status is ProposalStatus.CANCELLED:
-            raise ConflictError(f"Proposal #{proposal.id} was cancelled; it takes no responses.")
+            raise ConflictError(
+                "Proposal #{id} was cancelled; it takes no responses.", id=proposal.id
+            )
         if proposal.status is ProposalStatus.CLOSED or not proposal.accepts_votes_at(now):
             raise ConflictError(
-                f"Voting on proposal #{proposal.id} has ended. "
-                f"Use /view_results {proposal.id} to see the outcome."
+                "Voting on proposal #{id} has ended. Use /view_results {id} to see the outcome.",
+                id=proposal.id,
             )
 
     async def get_user_submission_for_proposal(self, user_id: int, proposal_id: int) -> MyVote:

@@ -22,8 +22,10 @@ def clean_title(value: str) -> str:
         raise ValidationError("The title cannot be empty. Please send a short title.")
     if len(title) > MAX_TITLE:
         raise ValidationError(
-            f"The title is {len(title)} characters long; the limit is {MAX_TITLE}. "
-            "Please send a shorter title."
+            "The title is {length} characters long; the limit is {limit}. "
+            "Please send a shorter title.",
+            length=len(title),
+            limit=MAX_TITLE,
         )
     return title
 
@@ -34,8 +36,9 @@ def clean_description(value: str) -> str:
         raise ValidationError("The description cannot be empty. Please describe the proposal.")
     if len(description) > MAX_DESCRIPTION:
         raise ValidationError(
-            f"The description is {len(description)} characters long; the limit is "
-            f"{MAX_DESCRIPTION}. Please shorten it."
+            "The description is {length} characters long; the limit is {limit}. Please shorten it.",
+            length=len(description),
+            limit=MAX_DESCRIPTION,
         )
     return description
 
@@ -50,24 +53,30 @@ def clean_options(options: list[str]) -> list[str]:
     cleaned = [" ".join(o.split()) for o in options if o.strip()]
     if len(cleaned) < MIN_OPTIONS:
         raise ValidationError(
-            f"A multiple-choice proposal needs at least {MIN_OPTIONS} options, "
-            "separated by commas (for example: Yes, No, Abstain)."
+            "A multiple-choice proposal needs at least {minimum} options, "
+            "separated by commas (for example: Yes, No, Abstain).",
+            minimum=MIN_OPTIONS,
         )
     if len(cleaned) > MAX_OPTIONS:
         raise ValidationError(
-            f"You gave {len(cleaned)} options; the limit is {MAX_OPTIONS}. Please combine some."
+            "You gave {count} options; the limit is {limit}. Please combine some.",
+            count=len(cleaned),
+            limit=MAX_OPTIONS,
         )
     seen: set[str] = set()
     for option in cleaned:
         if len(option) > MAX_OPTION:
             raise ValidationError(
-                f"The option '{option[:30]}...' is too long; each option can have at most "
-                f"{MAX_OPTION} characters."
+                "The option '{option}...' is too long; each option can have at most "
+                "{limit} characters.",
+                option=option[:30],
+                limit=MAX_OPTION,
             )
         key = option.casefold()
         if key in seen:
             raise ValidationError(
-                f"The option '{option}' appears twice. Each option must be different."
+                "The option '{option}' appears twice. Each option must be different.",
+                option=option,
             )
         seen.add(key)
     return cleaned
@@ -91,8 +100,10 @@ def clean_submission(value: str) -> str:
         raise ValidationError("Your submission is empty. Please send your idea as text.")
     if len(text) > MAX_SUBMISSION:
         raise ValidationError(
-            f"Your submission is {len(text)} characters long; the limit is {MAX_SUBMISSION}. "
-            "Please shorten it and send it again."
+            "Your submission is {length} characters long; the limit is {limit}. "
+            "Please shorten it and send it again.",
+            length=len(text),
+            limit=MAX_SUBMISSION,
         )
     return text
 
@@ -101,6 +112,8 @@ def clean_context(value: str) -> str:
     text = value.strip()
     if len(text) > MAX_CONTEXT:
         raise ValidationError(
-            f"The context text is too long ({len(text)} characters; the limit is {MAX_CONTEXT})."
+            "The context text is too long ({length} characters; the limit is {limit}).",
+            length=len(text),
+            limit=MAX_CONTEXT,
         )
     return text

@@ -9,21 +9,41 @@ from telegram.constants import ParseMode
 from telegram.ext import CallbackQueryHandler
 
 from app.domain.errors import ValidationError
+from app.domain.models import Proposal
+from app.i18n import Translator
 from app.nlp.dates import parse_deadline
 from app.telegram_handlers.common import parse_proposal_id, reply, user_of
 from app.telegram_handlers.context import BotContext
-from app.telegram_handlers.formatting import format_remaining, format_when, h
+from app.telegram_handlers.formatting import h
 from app.telegram_handlers.results_view import render_view_results
 
 CLOSE_CONFIRM = r"^cl:(\d{1,10}):(y|n)$"
 EXTEND_CONFIRM = r"^ex:(\d{1,10}):(\d{1,12}):(y|n)$"
 
 
-def _confirm(yes: str, yes_data: str, no_data: str) -> InlineKeyboardMarkup:
+def _confirm(tr: Translator, yes: str, yes_data: str, no_data: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         [[InlineKeyboardButton(yes, callback_data=yes_data),
-          InlineKeyboardButton("No", callback_data=no_data)]]
+          InlineKeyboardButton(tr("No"), callback_data=no_data)]]
     )  # fmt: skip
+
+
+def _outcome(tr: Translator, proposal: Proposal) -> str:
+    """The stored outcome sentence, in the member's language (options stay as written)."""
+    raw = proposal.raw_results or {}
+    if raw.get("type") == "multiple_choice":
+        winners = [str(w) for w in raw.get("winners") or []]
+        if not winners:
+            return tr("No votes")
+        if len(winners) > 1:
+            return tr("Tie: {options}", options=", ".join(winners))
+        return winners[0]
+    if raw.get("type") == "free_form":
+        count = int(raw.get("total_submissions") or 0)
+        if not count:
+            return tr("No submissions")
+        return tr.ngettext("{n} submission", "{n} submissions", count)
+    return proposal.outcome or ""
 
 
 async def close_proposal(update: Update, context: BotContext) -> None:
@@ -32,11 +52,16 @@ async def close_proposal(update: Update, context: BotContext) -> None:
     if not context.services.proposals.is_admin(user.telegram_id):
         raise ValidationError("Only admins can close a proposal early.")
     proposal = await context.services.proposals.get(proposal_id)
+    tr = context.tr
     await reply(
         update,
-        f"Close <b>#{proposal.id} {h(proposal.title)}</b> now, before its deadline? "
-        "The results are announced right away.",
-        _confirm("Yes, close it", f"cl:{proposal.id}:y", f"cl:{proposal.id}:n"),
+        tr(
+            "Close <b>#{id} {title}</b> now, before its deadline? "
+            "The results are announced right away.",
+            id=proposal.id,
+            title=h(proposal.title),
+        ),
+        _confirm(tr, tr("Yes, close it"), f"cl:{proposal.id}:y", f"cl:{proposal.id}:n"),
     )
 
 
@@ -46,15 +71,21 @@ async def close_button(update: Update, context: BotContext) -> None:
     _, proposal_id, answer = query.data.split(":")
     if answer == "n":
         await query.answer()
-        await query.edit_message_text("Not closed. Nothing changed.")
+        await query.edit_message_text(context.tr("Not closed. Nothing changed."))
         return
     proposal = await context.services.closing.close_early(
         user_of(update).telegram_id, int(proposal_id)
     )
-    await query.answer("Closed.")
+    tr = context.tr
+    await query.answer(tr("Closed."))
     await query.edit_message_text(
-        f"🔒 Proposal #{proposal.id} “{h(proposal.title)}” is closed. Outcome: "
-        f"{h(proposal.outcome or '')}. The results are being announced.",
+        tr(
+            "🔒 Proposal #{id} “{title}” is closed. Outcome: {outcome}. "
+            "The results are being announced.",
+            id=proposal.id,
+            title=h(proposal.title),
+            outcome=h(_outcome(tr, proposal)),
+        ),
         parse_mode=ParseMode.HTML,
     )
 
@@ -64,8 +95,9 @@ async def extend_deadline(update: Update, context: BotContext) -> None:
     proposal_id = parse_proposal_id(args, "extend_deadline", "<duration>")
     if len(args) < 2:
         raise ValidationError(
-            f"Please say how long: /extend_deadline {proposal_id} 2 days "
-            "(or a new deadline like 'next Friday 5pm')."
+            "Please say how long: /extend_deadline {id} 2 days "
+            "(or a new deadline like 'next Friday 5pm').",
+            id=proposal_id,
         )
     services = context.services
     proposal = await services.proposals.check_extendable(user_of(update).telegram_id, proposal_id)
@@ -73,14 +105,21 @@ async def extend_deadline(update: Update, context: BotContext) -> None:
     phrase = " ".join(args[1:])
     deadline = _extended(phrase, proposal.deadline_at, now, services.settings.bot_timezone)
     services.proposals.check_new_deadline(proposal, deadline)
-    tz = services.settings.timezone
+    tr = context.tr
     stamp = int(deadline.timestamp())
     await reply(
         update,
-        f"Move the deadline of <b>#{proposal.id} {h(proposal.title)}</b>\nfrom "
-        f"{h(format_when(proposal.deadline_at, tz))}\nto <b>{h(format_when(deadline, tz))}</b> "
-        f"({format_remaining(deadline, now)})?",
-        _confirm("Yes, extend", f"ex:{proposal.id}:{stamp}:y", f"ex:{proposal.id}:{stamp}:n"),
+        tr(
+            "Move the deadline of <b>#{id} {title}</b>\nfrom {old}\nto <b>{new}</b> ({remaining})?",
+            id=proposal.id,
+            title=h(proposal.title),
+            old=h(tr.when(proposal.deadline_at)),
+            new=h(tr.when(deadline)),
+            remaining=tr.remaining(deadline, now),
+        ),
+        _confirm(
+            tr, tr("Yes, extend"), f"ex:{proposal.id}:{stamp}:y", f"ex:{proposal.id}:{stamp}:n"
+        ),
     )
 
 
@@ -98,16 +137,19 @@ async def extend_button(update: Update, context: BotContext) -> None:
     _, proposal_id, stamp, answer = query.data.split(":")
     if answer == "n":
         await query.answer()
-        await query.edit_message_text("Deadline unchanged.")
+        await query.edit_message_text(context.tr("Deadline unchanged."))
         return
     proposal = await context.services.proposals.extend_deadline(
         user_of(update).telegram_id, int(proposal_id), datetime.fromtimestamp(int(stamp), UTC)
     )
-    await query.answer("Extended.")
-    tz = context.services.settings.timezone
+    tr = context.tr
+    await query.answer(tr("Extended."))
     await query.edit_message_text(
-        f"⏰ Proposal #{proposal.id} now closes {h(format_when(proposal.deadline_at, tz))}. "
-        "The channel post shows the new deadline.",
+        tr(
+            "⏰ Proposal #{id} now closes {when}. The channel post shows the new deadline.",
+            id=proposal.id,
+            when=h(tr.when(proposal.deadline_at)),
+        ),
         parse_mode=ParseMode.HTML,
     )
 

@@ -79,7 +79,7 @@ async def _post_shutdown(application: BotApplication) -> None:
 
 
 async def nothing_to_cancel(update: Update, context: BotContext) -> None:
-    await reply(update, "There is nothing to cancel right now.")
+    await reply(update, context.tr("There is nothing to cancel right now."))
 
 
 def register_handlers(application: BotApplication) -> None:

@@ -13,6 +13,7 @@ from telegram.ext import (
 
 from app.core.proposal_service import EditableField
 from app.domain.errors import ValidationError
+from app.domain.messages import N_
 from app.telegram_handlers.common import parse_proposal_id, reply, user_of
 from app.telegram_handlers.context import BotContext
 from app.telegram_handlers.formatting import h, render_proposal_detail
@@ -26,9 +27,13 @@ from app.telegram_handlers.keyboards import (
 CHOOSE_FIELD, NEW_VALUE = range(2)
 
 PROMPTS = {
-    EditableField.TITLE: "Send the new <b>title</b> (up to 200 characters).",
-    EditableField.DESCRIPTION: "Send the new <b>description</b> (up to 3000 characters).",
-    EditableField.OPTIONS: "Send the new <b>options</b>, separated by commas (2 to 10).",
+    EditableField.TITLE: N_("Send the new <b>title</b> (up to 200 characters). Or /cancel."),
+    EditableField.DESCRIPTION: N_(
+        "Send the new <b>description</b> (up to 3000 characters). Or /cancel."
+    ),
+    EditableField.OPTIONS: N_(
+        "Send the new <b>options</b>, separated by commas (2 to 10). Or /cancel."
+    ),
 }
 
 
@@ -40,7 +45,11 @@ async def edit_start(update: Update, context: BotContext) -> int:
     context.state.editing_proposal = proposal.id
     await reply(
         update,
-        f"Editing <b>#{proposal.id} {h(proposal.title)}</b>. What would you like to change?",
+        context.tr(
+            "Editing <b>#{id} {title}</b>. What would you like to change?",
+            id=proposal.id,
+            title=h(proposal.title),
+        ),
         edit_field_keyboard(proposal),
     )
     return CHOOSE_FIELD
@@ -53,12 +62,12 @@ async def edit_choose(update: Update, context: BotContext) -> int:
     choice = query.data.split(":")[1]
     if choice == "stop":
         context.state.editing_proposal = None
-        await query.edit_message_text("Done editing.")
+        await query.edit_message_text(context.tr("Done editing."))
         return ConversationHandler.END
     field = EditableField(choice)
     context.state.editing_field = field.value
     await query.edit_message_reply_markup(None)
-    await reply(update, PROMPTS[field] + " Or /cancel.")
+    await reply(update, context.tr(PROMPTS[field]))
     return NEW_VALUE
 
 
@@ -74,12 +83,15 @@ async def edit_value(update: Update, context: BotContext) -> int | None:
             user_of(update).telegram_id, proposal_id, EditableField(field), message.text or ""
         )
     except ValidationError as exc:
-        await reply(update, h(exc.user_message))
+        await reply(update, h(context.tr.text(exc.text)))
         return None
     text = render_proposal_detail(proposal, services.settings.timezone, services.clock.now())
+    tr = context.tr
+    updated = tr("✅ Updated. The channel post shows the change.")
+    more = tr("Anything else?")
     await reply(
         update,
-        f"✅ Updated. The channel post shows the change.\n\n{text}\n\nAnything else?",
+        f"{updated}\n\n{text}\n\n{more}",
         edit_field_keyboard(proposal),
     )
     return CHOOSE_FIELD
@@ -88,7 +100,7 @@ async def edit_value(update: Update, context: BotContext) -> int | None:
 async def edit_cancel(update: Update, context: BotContext) -> int:
     context.state.editing_proposal = None
     context.state.editing_field = None
-    await reply(update, "Editing stopped. Changes already confirmed are kept.")
+    await reply(update, context.tr("Editing stopped. Changes already confirmed are kept."))
     return ConversationHandler.END
 
 
@@ -113,8 +125,12 @@ async def cancel_proposal(update: Update, context: BotContext) -> None:
     )
     await reply(
         update,
-        f"Cancel proposal <b>#{proposal.id} {h(proposal.title)}</b>? Voting stops and the "
-        "channel post is marked cancelled. This can't be undone.",
+        context.tr(
+            "Cancel proposal <b>#{id} {title}</b>? Voting stops and the "
+            "channel post is marked cancelled. This can't be undone.",
+            id=proposal.id,
+            title=h(proposal.title),
+        ),
         cancel_confirm_keyboard(proposal.id),
     )
 
@@ -125,15 +141,19 @@ async def cancel_proposal_button(update: Update, context: BotContext) -> None:
     _, proposal_id, answer = query.data.split(":")
     if answer == "n":
         await query.answer()
-        await query.edit_message_text("Kept. Nothing changed.")
+        await query.edit_message_text(context.tr("Kept. Nothing changed."))
         return
     proposal = await context.services.proposals.cancel_proposal(
         user_of(update).telegram_id, int(proposal_id)
     )
-    await query.answer("Cancelled.")
+    tr = context.tr
+    await query.answer(tr("Cancelled."))
     await query.edit_message_text(
-        f"❌ Proposal #{proposal.id} “{h(proposal.title)}” is cancelled; its channel post "
-        "is marked cancelled.",
+        tr(
+            "❌ Proposal #{id} “{title}” is cancelled; its channel post is marked cancelled.",
+            id=proposal.id,
+            title=h(proposal.title),
+        ),
         parse_mode="HTML",
     )
 

@@ -17,11 +17,12 @@ from telegram.ext import (
 
 from app.core import validation
 from app.domain.errors import ValidationError
+from app.domain.messages import N_, Text
 from app.domain.models import ProposalDraft, ProposalType
 from app.nlp.dates import parse_deadline
 from app.telegram_handlers.common import reply, user_of
 from app.telegram_handlers.context import BotContext, DraftState
-from app.telegram_handlers.formatting import format_remaining, format_when, h
+from app.telegram_handlers.formatting import h
 from app.telegram_handlers.keyboards import (
     PROPOSE_CONFIRM,
     PROPOSE_TYPE,
@@ -31,6 +32,10 @@ from app.telegram_handlers.keyboards import (
 
 TITLE, DESCRIPTION, TYPE, OPTIONS, DURATION, CONTEXT, CONFIRM = range(7)
 FREEFORM_WORDS = {"freeform", "free form", "free-form", "free_form"}
+TYPE_LABEL = {
+    ProposalType.MULTIPLE_CHOICE: N_("Multiple choice"),
+    ProposalType.FREE_FORM: N_("Free form"),
+}
 
 
 def _draft(context: BotContext) -> DraftState:
@@ -39,9 +44,9 @@ def _draft(context: BotContext) -> DraftState:
     return context.state.draft
 
 
-def _fill_from_line(draft: DraftState, line: str) -> list[str]:
+def _fill_from_line(draft: DraftState, line: str) -> list[Text]:
     """Take what the one-line form gives; returns the problems found (those parts are re-asked)."""
-    problems: list[str] = []
+    problems: list[Text] = []
     parts = [p.strip() for p in line.split(";", 2)]
     steps = [
         ("title", validation.clean_title),
@@ -53,7 +58,7 @@ def _fill_from_line(draft: DraftState, line: str) -> list[str]:
         try:
             setattr(draft, name, clean(part))
         except ValidationError as exc:
-            problems.append(exc.user_message)
+            problems.append(exc.text)
     if len(parts) == 3 and parts[2]:
         if parts[2].casefold() in FREEFORM_WORDS:
             draft.proposal_type = ProposalType.FREE_FORM
@@ -62,52 +67,61 @@ def _fill_from_line(draft: DraftState, line: str) -> list[str]:
             try:
                 draft.options = validation.clean_options(validation.split_options(parts[2]))
             except ValidationError as exc:
-                problems.append(exc.user_message)
+                problems.append(exc.text)
     return problems
 
 
 async def start_propose(update: Update, context: BotContext) -> int:
     context.state.draft = DraftState()
+    tr = context.tr
     text = update.effective_message.text if update.effective_message else ""
     line = text.split(maxsplit=1)[1] if text and len(text.split(maxsplit=1)) > 1 else ""
     problems = _fill_from_line(context.state.draft, line) if line else []
     if problems:
-        await reply(update, h("\n".join(problems)))
+        await reply(update, h("\n".join(tr.text(problem) for problem in problems)))
     elif not line:
-        await reply(update, "Let's create a proposal. You can /cancel at any step.")
+        await reply(update, tr("Let's create a proposal. You can /cancel at any step."))
     return await ask_next(update, context)
 
 
 async def ask_next(update: Update, context: BotContext) -> int:
     draft = _draft(context)
+    tr = context.tr
     if draft.title is None:
-        await reply(update, "What is the <b>title</b> of your proposal? (up to 200 characters)")
+        await reply(update, tr("What is the <b>title</b> of your proposal? (up to 200 characters)"))
         return TITLE
     if draft.description is None:
-        await reply(update, "Now a <b>description</b>: what is proposed, and why? (up to 3000)")
+        await reply(update, tr("Now a <b>description</b>: what is proposed, and why? (up to 3000)"))
         return DESCRIPTION
     if draft.proposal_type is None:
-        await reply(update, "What kind of proposal is it?", proposal_type_keyboard())
+        await reply(update, tr("What kind of proposal is it?"), proposal_type_keyboard())
         return TYPE
     if draft.proposal_type is ProposalType.MULTIPLE_CHOICE and not draft.options:
         await reply(
             update,
-            "Send the <b>options</b>, separated by commas or one per line "
-            "(2 to 10, e.g. <code>Yes, No, Abstain</code>).",
+            tr(
+                "Send the <b>options</b>, separated by commas or one per line "
+                "(2 to 10, e.g. <code>Yes, No, Abstain</code>)."
+            ),
         )
         return OPTIONS
     if draft.deadline_at is None:
         await reply(
             update,
-            "How long should voting run? Send a duration or a deadline, e.g. "
-            "<code>3 days</code>, <code>next Friday 5pm</code> or "
-            "<code>2026-12-01 18:00</code>.",
+            tr(
+                "How long should voting run? Send a duration or a deadline, e.g. "
+                "<code>3 days</code>, <code>next Friday 5pm</code> or "
+                "<code>2026-12-01 18:00</code>."
+            ),
         )
         return DURATION
     if not draft.context_asked:
         await reply(
             update,
-            "Optionally, send background <b>context</b> for voters (a few paragraphs), or /skip.",
+            tr(
+                "Optionally, send background <b>context</b> for voters (a few paragraphs), "
+                "or /skip."
+            ),
         )
         return CONTEXT
     return await show_summary(update, context)
@@ -115,22 +129,29 @@ async def ask_next(update: Update, context: BotContext) -> int:
 
 async def show_summary(update: Update, context: BotContext) -> int:
     draft = _draft(context)
-    tz = context.services.settings.timezone
+    tr = context.tr
     now = context.services.clock.now()
     lines = [
-        "<b>Please check your proposal</b>",
-        f"Title: {h(draft.title)}",
-        f"Description: {h(draft.description)}",
-        f"Type: {draft.proposal_type.label if draft.proposal_type else ''}",
+        tr("<b>Please check your proposal</b>"),
+        tr("Title: {title}", title=h(draft.title)),
+        tr("Description: {description}", description=h(draft.description)),
+        tr("Type: {type}", type=tr(TYPE_LABEL[draft.proposal_type]) if draft.proposal_type else ""),
     ]
     if draft.options:
-        lines.append("Options: " + h(", ".join(draft.options)))
+        lines.append(tr("Options: {options}", options=h(", ".join(draft.options))))
     lines.append(
-        f"Voting ends: <b>{h(format_when(draft.deadline_at, tz))}</b> "
-        f"({format_remaining(draft.deadline_at, now)})"
+        tr(
+            "Voting ends: <b>{when}</b> ({remaining})",
+            when=h(tr.when(draft.deadline_at)),
+            remaining=tr.remaining(draft.deadline_at, now),
+        )
     )
     if draft.context_text:
-        lines.append(f"Context: {len(draft.context_text)} characters")
+        lines.append(
+            tr.ngettext(
+                "Context: {n} character", "Context: {n} characters", len(draft.context_text)
+            )
+        )
     await reply(update, "\n".join(lines), confirm_keyboard())
     return CONFIRM
 
@@ -156,7 +177,8 @@ async def got_type_button(update: Update, context: BotContext) -> int:
     await query.answer()
     chosen = ProposalType.FREE_FORM if query.data.endswith("ff") else ProposalType.MULTIPLE_CHOICE
     _draft(context).proposal_type = chosen
-    await query.edit_message_text(f"Type: {chosen.label}")
+    tr = context.tr
+    await query.edit_message_text(tr("Type: {type}", type=tr(TYPE_LABEL[chosen])))
     return await ask_next(update, context)
 
 
@@ -168,7 +190,9 @@ async def got_type_text(update: Update, context: BotContext) -> int:
         _draft(context).proposal_type = ProposalType.MULTIPLE_CHOICE
     else:
         await reply(
-            update, "Please choose the type with one of the buttons.", proposal_type_keyboard()
+            update,
+            context.tr("Please choose the type with one of the buttons."),
+            proposal_type_keyboard(),
         )
         return TYPE
     return await ask_next(update, context)
@@ -208,7 +232,7 @@ async def confirm(update: Update, context: BotContext) -> int:
     draft = _draft(context)
     if choice == "no":
         context.state.draft = None
-        await query.edit_message_text("Discarded. Nothing was saved.")
+        await query.edit_message_text(context.tr("Discarded. Nothing was saved."))
         return ConversationHandler.END
     if choice == "redo":
         draft.deadline_at = None
@@ -229,29 +253,38 @@ async def confirm(update: Update, context: BotContext) -> int:
     context.state.draft = None
     await query.edit_message_reply_markup(None)
     p = created.proposal
-    where = (
-        "It is posted in the channel."
-        if created.posted
-        else "It could not be posted to the channel yet; members can still find it with /proposals."
-    )
-    await reply(
-        update,
-        f"✅ Proposal <b>#{p.id}</b> “{h(p.title)}” is created. {where}\n\n"
-        f"What next:\n/view_proposal {p.id} to see it\n"
-        f"/edit_proposal {p.id} to change it (until the first response)\n"
-        f"/cancel_proposal {p.id} to cancel it\n/my_proposals for all yours",
-    )
+    tr = context.tr
+    if created.posted:
+        text = tr(
+            "✅ Proposal <b>#{id}</b> “{title}” is created. It is posted in the channel.\n\n"
+            "What next:\n/view_proposal {id} to see it\n"
+            "/edit_proposal {id} to change it (until the first response)\n"
+            "/cancel_proposal {id} to cancel it\n/my_proposals for all yours",
+            id=p.id,
+            title=h(p.title),
+        )
+    else:
+        text = tr(
+            "✅ Proposal <b>#{id}</b> “{title}” is created. It could not be posted to the "
+            "channel yet; members can still find it with /proposals.\n\n"
+            "What next:\n/view_proposal {id} to see it\n"
+            "/edit_proposal {id} to change it (until the first response)\n"
+            "/cancel_proposal {id} to cancel it\n/my_proposals for all yours",
+            id=p.id,
+            title=h(p.title),
+        )
+    await reply(update, text)
     return ConversationHandler.END
 
 
 async def waiting_for_button(update: Update, context: BotContext) -> int | None:
-    await reply(update, "Please use the buttons above, or /cancel.")
+    await reply(update, context.tr("Please use the buttons above, or /cancel."))
     return None
 
 
 async def cancel(update: Update, context: BotContext) -> int:
     context.state.draft = None
-    await reply(update, "Cancelled. Nothing was saved.")
+    await reply(update, context.tr("Cancelled. Nothing was saved."))
     return ConversationHandler.END
 
 

@@ -18,6 +18,7 @@ from telegram.ext import (
 from app.core.ask.context_service import HOW_TO_ASK
 from app.core.validation import MAX_SUBMISSION
 from app.domain.errors import CoordBotError, ValidationError
+from app.i18n import Translator
 from app.telegram_handlers.common import parse_proposal_id, reply, user_of
 from app.telegram_handlers.context import BotContext
 from app.telegram_handlers.formatting import h
@@ -34,21 +35,34 @@ async def vote_button(update: Update, context: BotContext) -> None:
     receipt = await context.services.submissions.vote(
         int(proposal_id), user_of(update), int(option_index)
     )
+    tr = context.tr
     if receipt.previous == receipt.choice:
-        text = f"Your vote is already “{receipt.choice}”."
+        text = tr("Your vote is already “{choice}”.", choice=receipt.choice)
     elif receipt.changed:
-        text = f"🔁 Vote changed to “{receipt.choice}”. You can change it until the deadline."
+        text = tr(
+            "🔁 Vote changed to “{choice}”. You can change it until the deadline.",
+            choice=receipt.choice,
+        )
     else:
-        text = f"✅ Vote recorded: “{receipt.choice}”. Only you can see this."
+        text = tr("✅ Vote recorded: “{choice}”. Only you can see this.", choice=receipt.choice)
     await query.answer(text[:200], show_alert=True)
 
 
-def _confirmation(proposal_id: int, title: str, replaced: bool) -> str:
-    verb = "replaced your earlier idea" if replaced else "recorded"
-    return (
-        f"✅ Your idea for “{h(title)}” (#{proposal_id}) is {verb}. It stays anonymous.\n"
-        f"See it with /my_vote {proposal_id}; send a new one any time before the deadline "
-        "to replace it."
+def _confirmation(tr: Translator, proposal_id: int, title: str, replaced: bool) -> str:
+    if replaced:
+        return tr(
+            "✅ Your idea for “{title}” (#{id}) has replaced your earlier idea. It stays "
+            "anonymous.\nSee it with /my_vote {id}; send a new one any time before the "
+            "deadline to replace it.",
+            id=proposal_id,
+            title=h(title),
+        )
+    return tr(
+        "✅ Your idea for “{title}” (#{id}) is recorded. It stays anonymous.\n"
+        "See it with /my_vote {id}; send a new one any time before the deadline "
+        "to replace it.",
+        id=proposal_id,
+        title=h(title),
     )
 
 
@@ -59,7 +73,9 @@ async def submit_command(update: Update, context: BotContext) -> int:
     if len(text) < 3:
         return await _ask_for_text(update, context, proposal_id)
     receipt = await context.services.submissions.submit(proposal_id, user_of(update), text[2])
-    await reply(update, _confirmation(proposal_id, receipt.proposal.title, receipt.changed))
+    await reply(
+        update, _confirmation(context.tr, proposal_id, receipt.proposal.title, receipt.changed)
+    )
     return ConversationHandler.END
 
 
@@ -74,8 +90,10 @@ async def start_deep_link(update: Update, context: BotContext) -> int:
     if context.state.draft is not None:
         await reply(
             update,
-            "You are in the middle of creating a proposal. Finish it or send /cancel, "
-            "then tap the link again.",
+            context.tr(
+                "You are in the middle of creating a proposal. Finish it or send /cancel, "
+                "then tap the link again."
+            ),
         )
         return ConversationHandler.END
     await context.services.proposals.register_user(user_of(update))
@@ -87,9 +105,15 @@ async def _ask_for_text(update: Update, context: BotContext, proposal_id: int) -
     context.state.submitting_to = proposal_id
     await reply(
         update,
-        f"💡 <b>{h(proposal.title)}</b> (#{proposal.id})\n{h(proposal.description)}\n\n"
-        f"Send your idea as your next message (up to {MAX_SUBMISSION} characters), "
-        "or /cancel. It will be anonymous.",
+        context.tr(
+            "💡 <b>{title}</b> (#{id})\n{description}\n\n"
+            "Send your idea as your next message (up to {limit} characters), "
+            "or /cancel. It will be anonymous.",
+            title=h(proposal.title),
+            id=proposal.id,
+            description=h(proposal.description),
+            limit=MAX_SUBMISSION,
+        ),
     )
     return WAITING_TEXT
 
@@ -102,31 +126,35 @@ def _text(update: Update) -> str:
 async def got_submission(update: Update, context: BotContext) -> int | None:
     proposal_id = context.state.submitting_to
     if proposal_id is None:
-        await reply(update, "There is no idea to send right now. /help lists what I can do.")
+        await reply(
+            update, context.tr("There is no idea to send right now. /help lists what I can do.")
+        )
         return ConversationHandler.END
     try:
         receipt = await context.services.submissions.submit(
             proposal_id, user_of(update), _text(update)
         )
     except ValidationError as exc:  # too long or empty: keep waiting for a better one
-        await reply(update, h(exc.user_message))
+        await reply(update, h(context.tr.text(exc.text)))
         return None
     except CoordBotError as exc:  # closed or gone meanwhile: nothing left to wait for
         context.state.submitting_to = None
-        await reply(update, h(exc.user_message))
+        await reply(update, h(context.tr.text(exc.text)))
         return ConversationHandler.END
     context.state.submitting_to = None
-    await reply(update, _confirmation(proposal_id, receipt.proposal.title, receipt.changed))
+    await reply(
+        update, _confirmation(context.tr, proposal_id, receipt.proposal.title, receipt.changed)
+    )
     return ConversationHandler.END
 
 
 async def not_text(update: Update, context: BotContext) -> None:
-    await reply(update, "Please send your idea as a text message, or /cancel.")
+    await reply(update, context.tr("Please send your idea as a text message, or /cancel."))
 
 
 async def cancel(update: Update, context: BotContext) -> int:
     context.state.submitting_to = None
-    await reply(update, "Cancelled. Nothing was sent.")
+    await reply(update, context.tr("Cancelled. Nothing was sent."))
     return ConversationHandler.END
 
 
