@@ -23,7 +23,6 @@ from app.nlp.date_lexicon import to_english
 from app.nlp.date_ranges import AmbiguousDateError, read_date_range
 from app.nlp.date_words import WD, WORDS
 
-_EXAMPLES = "Try something like '3 days', 'next Friday 5pm' or '2026-12-01 18:00'."
 _END_OF_DAY = time(23, 59)
 
 _RE_DURATION_PART = re.compile(
@@ -81,7 +80,11 @@ def _one_day(text: str, now: datetime, zone: ZoneInfo) -> datetime | None:
     try:
         found = read_date_range(text, now, zone.key, "future")
     except AmbiguousDateError as exc:
-        raise DateParseError(f"'{text}' is ambiguous: {exc}. Please give the date again.") from exc
+        raise DateParseError(
+            "'{text}' is ambiguous: {reason}. Please give the date again.",
+            text=text,
+            reason=str(exc),
+        ) from exc
     if found is None or found.start is None or found.end is None:
         return None
     first = found.start.astimezone(zone).date()
@@ -111,7 +114,11 @@ def parse_deadline(text: str, now: datetime, tz: str, language: str = "en") -> d
     except (ValueError, OverflowError):  # "99999999 days" runs off the calendar
         found = None
     if found is None:
-        raise DateParseError(f"I couldn't read '{text.strip()}' as a deadline. {_EXAMPLES}")
+        raise DateParseError(
+            "I couldn't read '{text}' as a deadline. Try something like '3 days', "
+            "'next Friday 5pm' or '2026-12-01 18:00'.",
+            text=text.strip(),
+        )
     return found
 
 

@@ -103,9 +103,9 @@ async def extend_deadline(update: Update, context: BotContext) -> None:
     proposal = await services.proposals.check_extendable(user_of(update).telegram_id, proposal_id)
     now = services.clock.now()
     phrase = " ".join(args[1:])
-    deadline = _extended(phrase, proposal.deadline_at, now, services.settings.bot_timezone)
-    services.proposals.check_new_deadline(proposal, deadline)
     tr = context.tr
+    deadline = _extended(phrase, proposal.deadline_at, now, tr)
+    services.proposals.check_new_deadline(proposal, deadline)
     stamp = int(deadline.timestamp())
     await reply(
         update,
@@ -123,10 +123,12 @@ async def extend_deadline(update: Update, context: BotContext) -> None:
     )
 
 
-def _extended(phrase: str, current: datetime, now: datetime, tz: str) -> datetime:
-    """A duration extends the current deadline ("2 days" more); a moment replaces it."""
-    from_now = parse_deadline(phrase, now, tz)
-    from_deadline = parse_deadline(phrase, current, tz)
+def _extended(phrase: str, current: datetime, now: datetime, tr: Translator) -> datetime:
+    """A duration extends the current deadline ("2 days" more); a moment replaces it.
+    The phrase is read in the member's language ("2 días", "через 2 дня")."""
+    tz = tr.tz.key
+    from_now = parse_deadline(phrase, now, tz, tr.language)
+    from_deadline = parse_deadline(phrase, current, tz, tr.language)
     is_duration = abs((from_deadline - current) - (from_now - now)).total_seconds() < 1
     return from_deadline if is_duration else from_now
 

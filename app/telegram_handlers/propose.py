@@ -207,7 +207,8 @@ async def got_options(update: Update, context: BotContext) -> int:
 async def got_duration(update: Update, context: BotContext) -> int:
     services = context.services
     now = services.clock.now()
-    deadline = parse_deadline(_text(update), now, services.settings.bot_timezone)
+    settings = services.settings
+    deadline = parse_deadline(_text(update), now, settings.bot_timezone, context.tr.language)
     _draft(context).deadline_at = validation.check_deadline(deadline, now)
     return await ask_next(update, context)
 
