@@ -12,7 +12,7 @@ from app.domain.errors import ValidationError
 from app.nlp.dates import parse_deadline
 from app.telegram_handlers.common import parse_proposal_id, reply, user_of
 from app.telegram_handlers.context import BotContext
-from app.telegram_handlers.formatting import format_remaining, format_when, h
+from app.telegram_handlers.formatting import h
 from app.telegram_handlers.results_view import render_view_results
 
 CLOSE_CONFIRM = r"^cl:(\d{1,10}):(y|n)$"
@@ -73,13 +73,13 @@ async def extend_deadline(update: Update, context: BotContext) -> None:
     phrase = " ".join(args[1:])
     deadline = _extended(phrase, proposal.deadline_at, now, services.settings.bot_timezone)
     services.proposals.check_new_deadline(proposal, deadline)
-    tz = services.settings.timezone
+    tr = context.tr
     stamp = int(deadline.timestamp())
     await reply(
         update,
         f"Move the deadline of <b>#{proposal.id} {h(proposal.title)}</b>\nfrom "
-        f"{h(format_when(proposal.deadline_at, tz))}\nto <b>{h(format_when(deadline, tz))}</b> "
-        f"({format_remaining(deadline, now)})?",
+        f"{h(tr.when(proposal.deadline_at))}\nto <b>{h(tr.when(deadline))}</b> "
+        f"({tr.remaining(deadline, now)})?",
         _confirm("Yes, extend", f"ex:{proposal.id}:{stamp}:y", f"ex:{proposal.id}:{stamp}:n"),
     )
 
@@ -104,9 +104,9 @@ async def extend_button(update: Update, context: BotContext) -> None:
         user_of(update).telegram_id, int(proposal_id), datetime.fromtimestamp(int(stamp), UTC)
     )
     await query.answer("Extended.")
-    tz = context.services.settings.timezone
+    tr = context.tr
     await query.edit_message_text(
-        f"⏰ Proposal #{proposal.id} now closes {h(format_when(proposal.deadline_at, tz))}. "
+        f"⏰ Proposal #{proposal.id} now closes {h(tr.when(proposal.deadline_at))}. "
         "The channel post shows the new deadline.",
         parse_mode=ParseMode.HTML,
     )
@@ -115,7 +115,7 @@ async def extend_button(update: Update, context: BotContext) -> None:
 async def view_results(update: Update, context: BotContext) -> None:
     proposal_id = parse_proposal_id(context.args, "view_results")
     results = await context.services.results.view_results(proposal_id)
-    await reply(update, render_view_results(results, context.services.settings.timezone))
+    await reply(update, render_view_results(results, context.tr))
 
 
 def button_handlers() -> list[CallbackQueryHandler[BotContext, None]]:

@@ -41,7 +41,7 @@ async def edit_start(update: Update, context: BotContext) -> int:
     await reply(
         update,
         f"Editing <b>#{proposal.id} {h(proposal.title)}</b>. What would you like to change?",
-        edit_field_keyboard(proposal),
+        edit_field_keyboard(proposal, context.tr),
     )
     return CHOOSE_FIELD
 
@@ -76,11 +76,11 @@ async def edit_value(update: Update, context: BotContext) -> int | None:
     except ValidationError as exc:
         await reply(update, h(exc.user_message))
         return None
-    text = render_proposal_detail(proposal, services.settings.timezone, services.clock.now())
+    text = render_proposal_detail(proposal, context.tr, services.clock.now())
     await reply(
         update,
         f"✅ Updated. The channel post shows the change.\n\n{text}\n\nAnything else?",
-        edit_field_keyboard(proposal),
+        edit_field_keyboard(proposal, context.tr),
     )
     return CHOOSE_FIELD
 
@@ -115,7 +115,7 @@ async def cancel_proposal(update: Update, context: BotContext) -> None:
         update,
         f"Cancel proposal <b>#{proposal.id} {h(proposal.title)}</b>? Voting stops and the "
         "channel post is marked cancelled. This can't be undone.",
-        cancel_confirm_keyboard(proposal.id),
+        cancel_confirm_keyboard(proposal.id, context.tr),
     )
 
 

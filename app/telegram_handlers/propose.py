@@ -21,7 +21,7 @@ from app.domain.models import ProposalDraft, ProposalType
 from app.nlp.dates import parse_deadline
 from app.telegram_handlers.common import reply, user_of
 from app.telegram_handlers.context import BotContext, DraftState
-from app.telegram_handlers.formatting import format_remaining, format_when, h
+from app.telegram_handlers.formatting import h
 from app.telegram_handlers.keyboards import (
     PROPOSE_CONFIRM,
     PROPOSE_TYPE,
@@ -87,7 +87,7 @@ async def ask_next(update: Update, context: BotContext) -> int:
         await reply(update, "Now a <b>description</b>: what is proposed, and why? (up to 3000)")
         return DESCRIPTION
     if draft.proposal_type is None:
-        await reply(update, "What kind of proposal is it?", proposal_type_keyboard())
+        await reply(update, "What kind of proposal is it?", proposal_type_keyboard(context.tr))
         return TYPE
     if draft.proposal_type is ProposalType.MULTIPLE_CHOICE and not draft.options:
         await reply(
@@ -115,7 +115,7 @@ async def ask_next(update: Update, context: BotContext) -> int:
 
 async def show_summary(update: Update, context: BotContext) -> int:
     draft = _draft(context)
-    tz = context.services.settings.timezone
+    tr = context.tr
     now = context.services.clock.now()
     lines = [
         "<b>Please check your proposal</b>",
@@ -126,12 +126,12 @@ async def show_summary(update: Update, context: BotContext) -> int:
     if draft.options:
         lines.append("Options: " + h(", ".join(draft.options)))
     lines.append(
-        f"Voting ends: <b>{h(format_when(draft.deadline_at, tz))}</b> "
-        f"({format_remaining(draft.deadline_at, now)})"
+        f"Voting ends: <b>{h(tr.when(draft.deadline_at))}</b> "
+        f"({tr.remaining(draft.deadline_at, now)})"
     )
     if draft.context_text:
         lines.append(f"Context: {len(draft.context_text)} characters")
-    await reply(update, "\n".join(lines), confirm_keyboard())
+    await reply(update, "\n".join(lines), confirm_keyboard(tr))
     return CONFIRM
 
 
@@ -168,7 +168,9 @@ async def got_type_text(update: Update, context: BotContext) -> int:
         _draft(context).proposal_type = ProposalType.MULTIPLE_CHOICE
     else:
         await reply(
-            update, "Please choose the type with one of the buttons.", proposal_type_keyboard()
+            update,
+            "Please choose the type with one of the buttons.",
+            proposal_type_keyboard(context.tr),
         )
         return TYPE
     return await ask_next(update, context)
