@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 
 _TAG = re.compile(r"<[^>]+>")
-_WRAPPED = re.compile(r"⟦[^⟧]*⟧")
+_WRAPPED = re.compile(r"⟦[^⟦⟧]*⟧")  # innermost first: translated values nest
 _COMMAND = re.compile(r"/[A-Za-z_@\d]+")  # commands are the same in every language
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
@@ -15,7 +15,10 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 def untranslated(text: str, allowed: Iterable[str] = ()) -> list[str]:
     """Words of ``text`` outside any ⟦ ⟧, other than the ``allowed`` ones (member content:
     titles, options, names), HTML tags and /commands."""
-    rest = _COMMAND.sub(" ", _WRAPPED.sub(" ", _TAG.sub(" ", text)))
+    rest = _TAG.sub(" ", text)
+    while (unwrapped := _WRAPPED.sub(" ", rest)) != rest:
+        rest = unwrapped
+    rest = _COMMAND.sub(" ", rest)
     for value in sorted(allowed, key=len, reverse=True):
         rest = rest.replace(value, " ")
     return _WORD.findall(rest)
