@@ -7,6 +7,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
+from app.domain.messages import N_
+
 T = TypeVar("T")
 
 
@@ -16,7 +18,10 @@ class ProposalType(StrEnum):
 
     @property
     def label(self) -> str:
-        return "Multiple choice" if self is ProposalType.MULTIPLE_CHOICE else "Free form"
+        """English; a front door shows ``tr(label)`` (the literals are message ids)."""
+        if self is ProposalType.MULTIPLE_CHOICE:
+            return N_("Multiple choice")
+        return N_("Free form")
 
 
 class ProposalStatus(StrEnum):

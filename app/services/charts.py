@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import io
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -40,6 +41,25 @@ CAPTION_SIZE = 11
 _VALUE_PAD_PT = 4.0
 
 
+def _english_option(n: int) -> str:
+    return f"Option {n}"
+
+
+def _english_value(votes: int, percent: float) -> str:
+    return f"{votes} ({percent:.1f}%)"
+
+
+@dataclass(frozen=True)
+class ChartText:
+    """The chart's own words, already in the reader's language (English by default):
+    the caption under the bars (None: the vote total) and the name of an option whose
+    label has nothing drawable, and the number beside a bar (votes and percent)."""
+
+    caption: str | None = None
+    option: Callable[[int], str] = _english_option
+    value: Callable[[int, float], str] = _english_value
+
+
 @cache
 def _supported_codepoints() -> frozenset[int]:
     """Code points of the default font (DejaVu Sans, bundled with matplotlib)."""
@@ -47,10 +67,14 @@ def _supported_codepoints() -> frozenset[int]:
     return frozenset(FT2Font(path).get_charmap())
 
 
+def _drawable(text: str) -> str:
+    supported = _supported_codepoints()
+    return "".join(ch for ch in str(text) if ord(ch) in supported or ch.isspace())
+
+
 def _wrap(text: str, width: int, max_lines: int) -> str:
     """Wrapped, truncated text without glyphs the font lacks; ``$`` escaped (no mathtext)."""
-    supported = _supported_codepoints()
-    kept = "".join(ch for ch in str(text) if ord(ch) in supported or ch.isspace())
+    kept = _drawable(text)
     lines = textwrap.wrap(kept, width, max_lines=max_lines, placeholder=" …")
     return "\n".join(lines).replace("$", r"\$")
 
@@ -64,8 +88,11 @@ def chart_series(raw_results: Mapping[str, Any]) -> tuple[list[str], list[int], 
     return labels, votes, percents
 
 
-def build_figure(title: str, raw_results: Mapping[str, Any]) -> Figure:
+def build_figure(
+    title: str, raw_results: Mapping[str, Any], words: ChartText | None = None
+) -> Figure:
     """A horizontal bar chart: one bar per option, top to bottom, winners highlighted."""
+    words = words or ChartText()
     labels, votes, percents = chart_series(raw_results)
     if not labels:
         raise ValueError("raw_results has no options to chart")
@@ -75,10 +102,11 @@ def build_figure(title: str, raw_results: Mapping[str, Any]) -> Figure:
     title_text = _wrap(title, TITLE_WIDTH, TITLE_LINES)
     title_lines = title_text.count("\n") + 1 if title_text else 0
     tick_labels = [
-        _wrap(label, LABEL_WIDTH, LABEL_LINES) or f"Option {i + 1}"
+        _wrap(label, LABEL_WIDTH, LABEL_LINES)
+        or _wrap(words.option(i + 1), LABEL_WIDTH, LABEL_LINES)
         for i, label in enumerate(labels)
     ]
-    values = [f"{v} ({p:.1f}%)" for v, p in zip(votes, percents, strict=True)]
+    values = [words.value(v, p) for v, p in zip(votes, percents, strict=True)]
 
     height_in = 1.2 + ROW_IN * n + 0.25 * max(title_lines - 1, 0)
     fig = Figure(figsize=(WIDTH_IN, height_in), dpi=DPI, facecolor="white")
@@ -135,7 +163,10 @@ def build_figure(title: str, raw_results: Mapping[str, Any]) -> Figure:
             color=TEXT_COLOR,
             linespacing=1.25,
         )
-    caption = f"Total votes: {total}" if total else "No votes yet"
+    caption = words.caption
+    if caption is None:
+        caption = f"Total votes: {total}" if total else "No votes yet"
+    caption = _drawable(caption).replace("$", r"\$")
     fig.text(0.5, 0.15 / height_in, caption, ha="center", va="bottom", fontsize=CAPTION_SIZE)
     return fig
 
@@ -150,6 +181,8 @@ def render_png(figure: Figure) -> bytes:
     return buffer.getvalue()
 
 
-def results_chart_png(title: str, raw_results: Mapping[str, Any]) -> bytes:
+def results_chart_png(
+    title: str, raw_results: Mapping[str, Any], words: ChartText | None = None
+) -> bytes:
     """The results chart of a proposal as PNG bytes, ready for ``sendPhoto``."""
-    return render_png(build_figure(title, raw_results))
+    return render_png(build_figure(title, raw_results, words))

@@ -9,12 +9,11 @@ from telegram.constants import ParseMode
 from telegram.ext import CallbackQueryHandler
 
 from app.domain.errors import ValidationError
-from app.domain.models import Proposal
 from app.i18n import Translator
 from app.nlp.dates import parse_deadline
 from app.telegram_handlers.common import parse_proposal_id, reply, user_of
 from app.telegram_handlers.context import BotContext
-from app.telegram_handlers.formatting import h
+from app.telegram_handlers.formatting import h, render_outcome
 from app.telegram_handlers.results_view import render_view_results
 
 CLOSE_CONFIRM = r"^cl:(\d{1,10}):(y|n)$"
@@ -26,24 +25,6 @@ def _confirm(tr: Translator, yes: str, yes_data: str, no_data: str) -> InlineKey
         [[InlineKeyboardButton(yes, callback_data=yes_data),
           InlineKeyboardButton(tr("No"), callback_data=no_data)]]
     )  # fmt: skip
-
-
-def _outcome(tr: Translator, proposal: Proposal) -> str:
-    """The stored outcome sentence, in the member's language (options stay as written)."""
-    raw = proposal.raw_results or {}
-    if raw.get("type") == "multiple_choice":
-        winners = [str(w) for w in raw.get("winners") or []]
-        if not winners:
-            return tr("No votes")
-        if len(winners) > 1:
-            return tr("Tie: {options}", options=", ".join(winners))
-        return winners[0]
-    if raw.get("type") == "free_form":
-        count = int(raw.get("total_submissions") or 0)
-        if not count:
-            return tr("No submissions")
-        return tr.ngettext("{n} submission", "{n} submissions", count)
-    return proposal.outcome or ""
 
 
 async def close_proposal(update: Update, context: BotContext) -> None:
@@ -84,7 +65,7 @@ async def close_button(update: Update, context: BotContext) -> None:
             "The results are being announced.",
             id=proposal.id,
             title=h(proposal.title),
-            outcome=h(_outcome(tr, proposal)),
+            outcome=render_outcome(proposal, tr),
         ),
         parse_mode=ParseMode.HTML,
     )
@@ -159,7 +140,7 @@ async def extend_button(update: Update, context: BotContext) -> None:
 async def view_results(update: Update, context: BotContext) -> None:
     proposal_id = parse_proposal_id(context.args, "view_results")
     results = await context.services.results.view_results(proposal_id)
-    await reply(update, render_view_results(results, context.services.settings.timezone))
+    await reply(update, render_view_results(results, context.tr))
 
 
 def button_handlers() -> list[CallbackQueryHandler[BotContext, None]]:

@@ -21,6 +21,7 @@ from telegram.request import BaseRequest, HTTPXRequest
 from app.config import Settings
 from app.container import Container
 from app.domain.clock import Clock, SystemClock
+from app.i18n import translator
 from app.logging_setup import quiet_sensitive_loggers
 from app.persistence.database import Database
 from app.telegram_handlers import (
@@ -169,17 +170,18 @@ def build_application(
     application: BotApplication = builder.build()
     clock = clock or SystemClock()
     assert application.job_queue is not None, "install python-telegram-bot[job-queue]"
+    community = translator(settings.bot_language, settings.timezone)  # channel posts
     application.bot_data.container = Container(
         settings,
         clock=clock,
-        publisher=TelegramPublisher(application.bot, settings.timezone),
+        publisher=TelegramPublisher(application.bot, community),
         scheduler=JobQueueScheduler(
             application.job_queue,
             clock,
             settings.reminder_before,
             settings.sweep_interval_seconds,
         ),
-        sender=TelegramSender(application.bot, settings.timezone),
+        sender=TelegramSender(application.bot, community),
         database=database,
     )
     application.bot_data.freeze_gc = freeze_gc

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import logging
-from zoneinfo import ZoneInfo
 
 from telegram import Bot
 from telegram.constants import ParseMode
 from telegram.error import BadRequest
 
 from app.domain.models import Proposal
+from app.i18n import Translator
 from app.telegram_handlers.formatting import render_channel_post
 from app.telegram_handlers.keyboards import post_keyboard
 
@@ -17,18 +17,20 @@ logger = logging.getLogger(__name__)
 
 
 class TelegramPublisher:
-    def __init__(self, bot: Bot, tz: ZoneInfo) -> None:
+    """Posts in the community's language (BOT_LANGUAGE): ``tr``."""
+
+    def __init__(self, bot: Bot, tr: Translator) -> None:
         self.bot = bot
-        self.tz = tz
+        self.tr = tr
 
     async def publish(self, proposal: Proposal) -> int | None:
         if not proposal.target_channel_id:
             return None
         message = await self.bot.send_message(
             chat_id=proposal.target_channel_id,
-            text=render_channel_post(proposal, self.tz),
+            text=render_channel_post(proposal, self.tr),
             parse_mode=ParseMode.HTML,
-            reply_markup=post_keyboard(proposal, self.bot.username),
+            reply_markup=post_keyboard(proposal, self.bot.username, self.tr),
             disable_web_page_preview=True,
         )
         return message.message_id
@@ -40,9 +42,9 @@ class TelegramPublisher:
             await self.bot.edit_message_text(
                 chat_id=proposal.target_channel_id,
                 message_id=proposal.channel_message_id,
-                text=render_channel_post(proposal, self.tz),
+                text=render_channel_post(proposal, self.tr),
                 parse_mode=ParseMode.HTML,
-                reply_markup=post_keyboard(proposal, self.bot.username),
+                reply_markup=post_keyboard(proposal, self.bot.username, self.tr),
                 disable_web_page_preview=True,
             )
         except BadRequest as exc:

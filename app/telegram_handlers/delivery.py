@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import timedelta
-from zoneinfo import ZoneInfo
 
 from telegram import Bot, Message, ReplyParameters
 from telegram.constants import ParseMode
@@ -13,6 +12,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Time
 
 from app.domain.interfaces import DeliveryError
 from app.domain.models import OutboxKind, OutboxMessage, Proposal
+from app.i18n import Translator, translator
 from app.telegram_handlers.formatting import h, render_channel_post
 from app.telegram_handlers.keyboards import post_keyboard
 from app.telegram_handlers.results_view import (
@@ -29,9 +29,18 @@ def _seconds(value: int | float | timedelta) -> float:
 
 
 class TelegramSender:
-    def __init__(self, bot: Bot, tz: ZoneInfo) -> None:
+    """Channel messages in the community's language (``tr``, BOT_LANGUAGE); the proposer's
+    results DM in the proposer's own language."""
+
+    def __init__(self, bot: Bot, tr: Translator) -> None:
         self.bot = bot
-        self.tz = tz
+        self.tr = tr
+
+    def _member_tr(self, proposal: Proposal) -> Translator:
+        """The proposer's language: chosen with /language, else what their app reports."""
+        user = proposal.proposer
+        language = (user.language or user.language_code) if user is not None else None
+        return translator(language, self.tr.tz)
 
     async def deliver(self, message: OutboxMessage, proposal: Proposal | None) -> int | None:
         if proposal is None:
@@ -62,7 +71,7 @@ class TelegramSender:
         if message.kind is OutboxKind.RESULT:
             return await self.bot.send_message(
                 chat_id=chat,
-                text=render_announcement(proposal),
+                text=render_announcement(proposal, self.tr),
                 parse_mode=ParseMode.HTML,
                 reply_parameters=self._reply_to(proposal),
             )
@@ -72,31 +81,40 @@ class TelegramSender:
             return await self.bot.edit_message_text(
                 chat_id=chat,
                 message_id=proposal.channel_message_id,  # type: ignore[arg-type]
-                text=render_channel_post(proposal, self.tz),
+                text=render_channel_post(proposal, self.tr),
                 parse_mode=ParseMode.HTML,
                 reply_markup=None,
             )
         if message.kind is OutboxKind.PROPOSER_DM:
             return await self.bot.send_message(
-                chat_id=chat, text=render_proposer_dm(proposal), parse_mode=ParseMode.HTML
+                chat_id=chat,
+                text=render_proposer_dm(proposal, self._member_tr(proposal)),
+                parse_mode=ParseMode.HTML,
             )
         return await self.bot.send_message(
             chat_id=chat,
-            text=render_reminder(proposal, self.tz),
+            text=render_reminder(proposal, self.tr),
             parse_mode=ParseMode.HTML,
             reply_parameters=self._reply_to(proposal),
-            reply_markup=post_keyboard(proposal, self.bot.username),
+            reply_markup=post_keyboard(proposal, self.bot.username, self.tr),
         )
 
     async def _chart(self, chat: str, proposal: Proposal) -> Message:
         # matplotlib (~30 MB) loads with the first chart, not with the bot.
-        from app.services.charts import results_chart_png
+        from app.services.charts import ChartText, results_chart_png
 
-        png = await asyncio.to_thread(results_chart_png, proposal.title, proposal.raw_results or {})
+        tr, raw = self.tr, proposal.raw_results or {}
+        total = int(raw.get("total_votes", 0))
+        words = ChartText(
+            caption=tr("Total votes: {total}", total=total) if total else tr("No votes yet"),
+            option=lambda n: tr("Option {n}", n=n),
+            value=lambda votes, percent: f"{tr.number(votes)} ({tr.percent(percent)})",
+        )
+        png = await asyncio.to_thread(results_chart_png, proposal.title, raw, words)
         return await self.bot.send_photo(
             chat_id=chat,
             photo=png,
-            caption=f"📊 Results of #{proposal.id} {h(proposal.title)}",
+            caption=tr("📊 Results of #{id} {title}", id=proposal.id, title=h(proposal.title)),
             parse_mode=ParseMode.HTML,
             reply_parameters=self._reply_to(proposal),
         )

@@ -19,7 +19,7 @@ from app.domain.errors import ValidationError
 from app.domain.models import Page
 from app.telegram_handlers.common import parse_proposal_id, reply, user_of
 from app.telegram_handlers.context import BotContext
-from app.telegram_handlers.formatting import MAX_MESSAGE, format_when, h
+from app.telegram_handlers.formatting import MAX_MESSAGE, h
 
 PAGE_SIZE = 10
 # callback_data (compact, under 64 bytes): open a document, page a list, confirm a delete.
@@ -56,14 +56,14 @@ def where(doc: DocumentInfo) -> str:
 
 
 def _list_text(title: str, page: Page[DocumentInfo], context: BotContext, mine: bool) -> str:
-    tz = context.services.settings.timezone
+    tr = context.tr
     first = page.page * page.page_size + 1
     lines = [f"<b>{title}</b> ({first}–{first + len(page.items) - 1} of {page.total})", ""]
     for doc in page.items:
         extra = f" · {where(doc)}" if mine else ""
         lines.append(
             f"📄 <b>{h(doc.title)}</b>\n    {len(doc.content):,} characters{extra} · "
-            f"added {h(format_when(doc.created_at, tz))}"
+            f"added {h(tr.when(doc.created_at))}"
         )
     lines += ["", "Tap a document to read it."]
     return "\n".join(lines)
@@ -196,7 +196,7 @@ def paginate(header: str, content: str, limit: int = MAX_MESSAGE) -> list[str]:
 
 
 def render_header(doc: DocumentInfo, context: BotContext) -> str:
-    tz = context.services.settings.timezone
+    tr = context.tr
     attached = (
         f"proposal #{doc.proposal_id} (/view_proposal {doc.proposal_id})"
         if doc.proposal_id is not None
@@ -206,7 +206,7 @@ def render_header(doc: DocumentInfo, context: BotContext) -> str:
         f"📄 <b>{h(doc.title)}</b>",
         f"Category: {h(doc.category or 'none')}",
         f"Attached to: {attached}",
-        f"Added: {h(format_when(doc.created_at, tz))}",
+        f"Added: {h(tr.when(doc.created_at))}",
     ]
     if doc.source:
         lines.append(f"Source: {h(doc.source)}")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import html
 from datetime import datetime
-from zoneinfo import ZoneInfo
 
+from app.domain.messages import N_
 from app.domain.models import Proposal, ProposalStatus, ProposalType, User
+from app.i18n import Translator
 
 MAX_MESSAGE = 4096
 
@@ -16,28 +17,6 @@ def h(text: object) -> str:
     return html.escape(str(text), quote=False)
 
 
-def format_when(moment: datetime, tz: ZoneInfo) -> str:
-    local = moment.astimezone(tz)
-    return f"{local:%a %d %b %Y, %H:%M} {local.tzname()}"
-
-
-def format_remaining(deadline: datetime, now: datetime) -> str:
-    seconds = int((deadline - now).total_seconds())
-    if seconds <= 0:
-        return "ended"
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes = rest // 60
-    parts = []
-    if days:
-        parts.append(f"{days} day{'s' if days != 1 else ''}")
-    if hours:
-        parts.append(f"{hours} hour{'s' if hours != 1 else ''}")
-    if not days and minutes:
-        parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
-    return "in " + " ".join(parts[:2]) if parts else "in less than a minute"
-
-
 def proposer_name(proposal: Proposal) -> str:
     if proposal.proposer is not None:
         return proposal.proposer.display_name
@@ -45,72 +24,106 @@ def proposer_name(proposal: Proposal) -> str:
 
 
 STATUS_LABEL = {
-    ProposalStatus.OPEN: "🟢 open",
-    ProposalStatus.CLOSED: "🔒 closed",
-    ProposalStatus.CANCELLED: "❌ cancelled",
+    ProposalStatus.OPEN: N_("🟢 open"),
+    ProposalStatus.CLOSED: N_("🔒 closed"),
+    ProposalStatus.CANCELLED: N_("❌ cancelled"),
+}
+# A proposal's type inside a list line (ProposalType.label starts a sentence).
+TYPE_WORD = {
+    ProposalType.MULTIPLE_CHOICE: N_("multiple choice"),
+    ProposalType.FREE_FORM: N_("free form"),
 }
 
 
-def render_channel_post(proposal: Proposal, tz: ZoneInfo) -> str:
+def render_outcome(proposal: Proposal, tr: Translator) -> str:
+    """The outcome in ``tr``'s language, from raw_results (the stored sentence is English)."""
+    raw = proposal.raw_results
+    if not raw:
+        return h(proposal.outcome or "")
+    if proposal.proposal_type is ProposalType.MULTIPLE_CHOICE:
+        winners = [str(w) for w in raw.get("winners") or []]
+        if not winners:
+            return tr("No votes")
+        if len(winners) > 1:
+            return tr("Tie: {options}", options=h(", ".join(winners)))
+        return h(winners[0])
+    count = int(raw.get("total_submissions", 0))
+    if count == 0:
+        return tr("No submissions")
+    return tr.ngettext("{n} submission", "{n} submissions", count)
+
+
+def render_channel_post(proposal: Proposal, tr: Translator) -> str:
     """The channel post; re-rendered on edit, cancel and close."""
     if proposal.status is ProposalStatus.CANCELLED:
-        header = f"❌ <b>Cancelled</b> · proposal #{proposal.id}"
+        header = tr("❌ <b>Cancelled</b> · proposal #{id}", id=proposal.id)
     elif proposal.status is ProposalStatus.CLOSED:
-        header = f"🔒 <b>Voting closed</b> · proposal #{proposal.id}"
+        header = tr("🔒 <b>Voting closed</b> · proposal #{id}", id=proposal.id)
     else:
-        header = f"📢 <b>New proposal #{proposal.id}</b>"
+        header = tr("📢 <b>New proposal #{id}</b>", id=proposal.id)
     lines = [
         header,
         "",
         f"<b>{h(proposal.title)}</b>",
-        f"Proposed by {h(proposer_name(proposal))}",
+        tr("Proposed by {name}", name=h(proposer_name(proposal))),
         "",
         h(proposal.description),
         "",
     ]
     if proposal.proposal_type is ProposalType.MULTIPLE_CHOICE:
-        lines.append("<b>Options</b>")
+        lines.append(tr("<b>Options</b>"))
         lines.extend(f"• {h(option)}" for option in proposal.options)
         lines.append("")
-        how = "🗳 Multiple choice · anonymous vote, changeable until the deadline"
+        how = tr("🗳 Multiple choice · anonymous vote, changeable until the deadline")
     else:
-        how = "💡 Free form · send your idea privately to the bot"
+        how = tr("💡 Free form · send your idea privately to the bot")
     lines.append(how)
-    verb = "Voting ends" if proposal.status is ProposalStatus.OPEN else "Deadline"
-    lines.append(f"⏰ {verb}: {h(format_when(proposal.deadline_at, tz))}")
+    when = h(tr.when(proposal.deadline_at))
+    if proposal.status is ProposalStatus.OPEN:
+        lines.append(tr("⏰ Voting ends: {when}", when=when))
+    else:
+        lines.append(tr("⏰ Deadline: {when}", when=when))
     if proposal.status is ProposalStatus.CLOSED and proposal.outcome:
-        lines.append(f"🏁 Outcome: {h(proposal.outcome)}")
+        lines.append(tr("🏁 Outcome: {outcome}", outcome=render_outcome(proposal, tr)))
     return "\n".join(lines)
 
 
-def render_proposal_detail(proposal: Proposal, tz: ZoneInfo, now: datetime) -> str:
+def render_proposal_detail(proposal: Proposal, tr: Translator, now: datetime) -> str:
     lines = [
         f"<b>#{proposal.id} {h(proposal.title)}</b>",
-        f"Status: {STATUS_LABEL[proposal.status]}",
-        f"Type: {proposal.proposal_type.label}",
-        f"Proposed by {h(proposer_name(proposal))} on {h(format_when(proposal.created_at, tz))}",
+        tr("Status: {status}", status=tr(STATUS_LABEL[proposal.status])),
+        tr("Type: {type}", type=tr(proposal.proposal_type.label)),
+        tr(
+            "Proposed by {name} on {when}",
+            name=h(proposer_name(proposal)),
+            when=h(tr.when(proposal.created_at)),
+        ),
     ]
+    deadline = h(tr.when(proposal.deadline_at))
     if proposal.status is ProposalStatus.OPEN:
-        remaining = format_remaining(proposal.deadline_at, now)
-        lines.append(f"Voting ends: {h(format_when(proposal.deadline_at, tz))} ({remaining})")
+        remaining = tr.remaining(proposal.deadline_at, now)
+        lines.append(tr("Voting ends: {when} ({remaining})", when=deadline, remaining=remaining))
     else:
-        lines.append(f"Deadline: {h(format_when(proposal.deadline_at, tz))}")
+        lines.append(tr("Deadline: {when}", when=deadline))
     lines += ["", h(proposal.description)]
     if proposal.options:
-        lines += ["", "<b>Options</b>", *(f"• {h(o)}" for o in proposal.options)]
+        lines += ["", tr("<b>Options</b>"), *(f"• {h(o)}" for o in proposal.options)]
     if proposal.status is ProposalStatus.CLOSED and proposal.outcome:
-        lines += ["", f"🏁 Outcome: {h(proposal.outcome)}"]
+        lines += ["", tr("🏁 Outcome: {outcome}", outcome=render_outcome(proposal, tr))]
     return "\n".join(lines)
 
 
-def render_list_line(proposal: Proposal, tz: ZoneInfo) -> str:
-    when = format_when(proposal.deadline_at, tz)
-    verb = "ends" if proposal.status is ProposalStatus.OPEN else "deadline"
-    return (
-        f"#{proposal.id} <b>{h(proposal.title)}</b>\n"
-        f"    {STATUS_LABEL[proposal.status]} · {proposal.proposal_type.label.lower()} · "
-        f"{verb} {h(when)}"
-    )
+def render_list_line(proposal: Proposal, tr: Translator) -> str:
+    values = {
+        "status": tr(STATUS_LABEL[proposal.status]),
+        "type": tr(TYPE_WORD[proposal.proposal_type]),
+        "when": h(tr.when(proposal.deadline_at)),
+    }
+    if proposal.status is ProposalStatus.OPEN:
+        detail = tr("{status} · {type} · ends {when}", **values)
+    else:
+        detail = tr("{status} · {type} · deadline {when}", **values)
+    return f"#{proposal.id} <b>{h(proposal.title)}</b>\n    {detail}"
 
 
 def split_message(text: str, limit: int = MAX_MESSAGE) -> list[str]:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from app.domain.models import Page, Proposal, ProposalStatus
+from app.i18n import Translator
 
 # callback_data patterns; handlers register exactly these.
 VOTE = r"^v:(\d{1,10}):(\d{1,2})$"
@@ -36,30 +37,32 @@ def vote_keyboard(proposal: Proposal) -> InlineKeyboardMarkup:
     )
 
 
-def submit_keyboard(proposal: Proposal, bot_username: str) -> InlineKeyboardMarkup:
+def submit_keyboard(proposal: Proposal, bot_username: str, tr: Translator) -> InlineKeyboardMarkup:
     url = deep_link(bot_username, f"submit_{proposal.id}")
-    return InlineKeyboardMarkup([[InlineKeyboardButton("💡 Send your idea", url=url)]])
+    return InlineKeyboardMarkup([[InlineKeyboardButton(tr("💡 Send your idea"), url=url)]])
 
 
-def post_keyboard(proposal: Proposal, bot_username: str) -> InlineKeyboardMarkup | None:
-    """The buttons under a channel post: none once the proposal is no longer open."""
+def post_keyboard(
+    proposal: Proposal, bot_username: str, tr: Translator
+) -> InlineKeyboardMarkup | None:
+    """The buttons under a channel post (in the community's ``tr``): none once closed."""
     if proposal.status is not ProposalStatus.OPEN:
         return None
     if proposal.is_multiple_choice:
         return vote_keyboard(proposal)
-    return submit_keyboard(proposal, bot_username)
+    return submit_keyboard(proposal, bot_username, tr)
 
 
-def status_chooser() -> InlineKeyboardMarkup:
+def status_chooser(tr: Translator) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         [
             [
-                InlineKeyboardButton("🟢 Open", callback_data="pl:o:0"),
-                InlineKeyboardButton("🔒 Closed", callback_data="pl:c:0"),
+                InlineKeyboardButton(tr("🟢 Open"), callback_data="pl:o:0"),
+                InlineKeyboardButton(tr("🔒 Closed"), callback_data="pl:c:0"),
             ],
             [
-                InlineKeyboardButton("❌ Cancelled", callback_data="pl:x:0"),
-                InlineKeyboardButton("All", callback_data="pl:a:0"),
+                InlineKeyboardButton(tr("❌ Cancelled"), callback_data="pl:x:0"),
+                InlineKeyboardButton(tr("All"), callback_data="pl:a:0"),
             ],
         ]
     )
@@ -73,67 +76,71 @@ def _proposal_buttons(proposals: Sequence[Proposal]) -> list[list[InlineKeyboard
     return rows
 
 
-def _pager(page: Page[object], prefix: str) -> list[InlineKeyboardButton]:
+def _pager(page: Page[object], prefix: str, tr: Translator) -> list[InlineKeyboardButton]:
     buttons = []
     if page.has_previous:
-        buttons.append(InlineKeyboardButton("◀ Previous", callback_data=f"{prefix}{page.page - 1}"))
+        buttons.append(
+            InlineKeyboardButton(tr("◀ Previous"), callback_data=f"{prefix}{page.page - 1}")
+        )
     if page.has_next:
-        buttons.append(InlineKeyboardButton("Next ▶", callback_data=f"{prefix}{page.page + 1}"))
+        buttons.append(InlineKeyboardButton(tr("Next ▶"), callback_data=f"{prefix}{page.page + 1}"))
     return buttons
 
 
 def list_keyboard(
-    page: Page[Proposal], prefix: str, *, open_buttons: bool = True
+    page: Page[Proposal], prefix: str, tr: Translator, *, open_buttons: bool = True
 ) -> InlineKeyboardMarkup | None:
     rows = _proposal_buttons(page.items) if open_buttons else []
-    pager = _pager(page, prefix)  # type: ignore[arg-type]
+    pager = _pager(page, prefix, tr)  # type: ignore[arg-type]
     if pager:
         rows.append(pager)
     return InlineKeyboardMarkup(rows) if rows else None
 
 
-def proposal_type_keyboard() -> InlineKeyboardMarkup:
+def proposal_type_keyboard(tr: Translator) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         [
-            [InlineKeyboardButton("🗳 Multiple choice", callback_data="pt:mc")],
-            [InlineKeyboardButton("💡 Free form (ideas)", callback_data="pt:ff")],
+            [InlineKeyboardButton(tr("🗳 Multiple choice"), callback_data="pt:mc")],
+            [InlineKeyboardButton(tr("💡 Free form (ideas)"), callback_data="pt:ff")],
         ]
     )
 
 
-def confirm_keyboard() -> InlineKeyboardMarkup:
+def confirm_keyboard(tr: Translator) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         [
-            [InlineKeyboardButton("✅ Create proposal", callback_data="pc:yes")],
+            [InlineKeyboardButton(tr("✅ Create proposal"), callback_data="pc:yes")],
             [
-                InlineKeyboardButton("🕒 Change deadline", callback_data="pc:redo"),
-                InlineKeyboardButton("✖ Discard", callback_data="pc:no"),
+                InlineKeyboardButton(tr("🕒 Change deadline"), callback_data="pc:redo"),
+                InlineKeyboardButton(tr("✖ Discard"), callback_data="pc:no"),
             ],
         ]
     )
 
 
-def edit_field_keyboard(proposal: Proposal) -> InlineKeyboardMarkup:
+def edit_field_keyboard(proposal: Proposal, tr: Translator) -> InlineKeyboardMarkup:
     row = [
-        InlineKeyboardButton("Title", callback_data="ef:title"),
-        InlineKeyboardButton("Description", callback_data="ef:description"),
+        InlineKeyboardButton(tr("Title"), callback_data="ef:title"),
+        InlineKeyboardButton(tr("Description"), callback_data="ef:description"),
     ]
     if proposal.is_multiple_choice:
-        row.append(InlineKeyboardButton("Options", callback_data="ef:options"))
-    return InlineKeyboardMarkup([row, [InlineKeyboardButton("Done", callback_data="ef:stop")]])
+        row.append(InlineKeyboardButton(tr("Options"), callback_data="ef:options"))
+    return InlineKeyboardMarkup([row, [InlineKeyboardButton(tr("Done"), callback_data="ef:stop")]])
 
 
-def cancel_confirm_keyboard(proposal_id: int) -> InlineKeyboardMarkup:
+def cancel_confirm_keyboard(proposal_id: int, tr: Translator) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         [
             [
-                InlineKeyboardButton("Yes, cancel it", callback_data=f"cx:{proposal_id}:y"),
-                InlineKeyboardButton("No, keep it", callback_data=f"cx:{proposal_id}:n"),
+                InlineKeyboardButton(tr("Yes, cancel it"), callback_data=f"cx:{proposal_id}:y"),
+                InlineKeyboardButton(tr("No, keep it"), callback_data=f"cx:{proposal_id}:n"),
             ]
         ]
     )
 
 
-def detail_keyboard(proposal: Proposal, bot_username: str) -> InlineKeyboardMarkup | None:
+def detail_keyboard(
+    proposal: Proposal, bot_username: str, tr: Translator
+) -> InlineKeyboardMarkup | None:
     """Under /view_proposal: vote right here, or send an idea."""
-    return post_keyboard(proposal, bot_username)
+    return post_keyboard(proposal, bot_username, tr)

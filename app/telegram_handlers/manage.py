@@ -50,7 +50,7 @@ async def edit_start(update: Update, context: BotContext) -> int:
             id=proposal.id,
             title=h(proposal.title),
         ),
-        edit_field_keyboard(proposal),
+        edit_field_keyboard(proposal, context.tr),
     )
     return CHOOSE_FIELD
 
@@ -85,14 +85,14 @@ async def edit_value(update: Update, context: BotContext) -> int | None:
     except ValidationError as exc:
         await reply(update, h(context.tr.text(exc.text)))
         return None
-    text = render_proposal_detail(proposal, services.settings.timezone, services.clock.now())
+    text = render_proposal_detail(proposal, context.tr, services.clock.now())
     tr = context.tr
     updated = tr("✅ Updated. The channel post shows the change.")
     more = tr("Anything else?")
     await reply(
         update,
         f"{updated}\n\n{text}\n\n{more}",
-        edit_field_keyboard(proposal),
+        edit_field_keyboard(proposal, tr),
     )
     return CHOOSE_FIELD
 
@@ -131,7 +131,7 @@ async def cancel_proposal(update: Update, context: BotContext) -> None:
             id=proposal.id,
             title=h(proposal.title),
         ),
-        cancel_confirm_keyboard(proposal.id),
+        cancel_confirm_keyboard(proposal.id, context.tr),
     )
 
 

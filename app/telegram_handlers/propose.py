@@ -17,7 +17,7 @@ from telegram.ext import (
 
 from app.core import validation
 from app.domain.errors import ValidationError
-from app.domain.messages import N_, Text
+from app.domain.messages import Text
 from app.domain.models import ProposalDraft, ProposalType
 from app.nlp.dates import parse_deadline
 from app.telegram_handlers.common import reply, user_of
@@ -32,10 +32,6 @@ from app.telegram_handlers.keyboards import (
 
 TITLE, DESCRIPTION, TYPE, OPTIONS, DURATION, CONTEXT, CONFIRM = range(7)
 FREEFORM_WORDS = {"freeform", "free form", "free-form", "free_form"}
-TYPE_LABEL = {
-    ProposalType.MULTIPLE_CHOICE: N_("Multiple choice"),
-    ProposalType.FREE_FORM: N_("Free form"),
-}
 
 
 def _draft(context: BotContext) -> DraftState:
@@ -94,7 +90,7 @@ async def ask_next(update: Update, context: BotContext) -> int:
         await reply(update, tr("Now a <b>description</b>: what is proposed, and why? (up to 3000)"))
         return DESCRIPTION
     if draft.proposal_type is None:
-        await reply(update, tr("What kind of proposal is it?"), proposal_type_keyboard())
+        await reply(update, tr("What kind of proposal is it?"), proposal_type_keyboard(tr))
         return TYPE
     if draft.proposal_type is ProposalType.MULTIPLE_CHOICE and not draft.options:
         await reply(
@@ -135,7 +131,7 @@ async def show_summary(update: Update, context: BotContext) -> int:
         tr("<b>Please check your proposal</b>"),
         tr("Title: {title}", title=h(draft.title)),
         tr("Description: {description}", description=h(draft.description)),
-        tr("Type: {type}", type=tr(TYPE_LABEL[draft.proposal_type]) if draft.proposal_type else ""),
+        tr("Type: {type}", type=tr(draft.proposal_type.label) if draft.proposal_type else ""),
     ]
     if draft.options:
         lines.append(tr("Options: {options}", options=h(", ".join(draft.options))))
@@ -152,7 +148,7 @@ async def show_summary(update: Update, context: BotContext) -> int:
                 "Context: {n} character", "Context: {n} characters", len(draft.context_text)
             )
         )
-    await reply(update, "\n".join(lines), confirm_keyboard())
+    await reply(update, "\n".join(lines), confirm_keyboard(tr))
     return CONFIRM
 
 
@@ -178,7 +174,7 @@ async def got_type_button(update: Update, context: BotContext) -> int:
     chosen = ProposalType.FREE_FORM if query.data.endswith("ff") else ProposalType.MULTIPLE_CHOICE
     _draft(context).proposal_type = chosen
     tr = context.tr
-    await query.edit_message_text(tr("Type: {type}", type=tr(TYPE_LABEL[chosen])))
+    await query.edit_message_text(tr("Type: {type}", type=tr(chosen.label)))
     return await ask_next(update, context)
 
 
@@ -192,7 +188,7 @@ async def got_type_text(update: Update, context: BotContext) -> int:
         await reply(
             update,
             context.tr("Please choose the type with one of the buttons."),
-            proposal_type_keyboard(),
+            proposal_type_keyboard(context.tr),
         )
         return TYPE
     return await ask_next(update, context)

@@ -2,77 +2,111 @@
 
 from __future__ import annotations
 
-from zoneinfo import ZoneInfo
-
 from app.domain.models import Proposal, ProposalResults, ProposalStatus, ProposalType
-from app.telegram_handlers.formatting import format_when, h
+from app.i18n import Translator
+from app.telegram_handlers.formatting import h
 
 
-def _votes(n: int) -> str:
-    return f"{n} vote{'s' if n != 1 else ''}"
+def _verdict(winners: list[str], total: int, tr: Translator) -> str:
+    if total == 0:
+        return tr("No votes were cast.")
+    if len(winners) > 1:
+        quoted = [f"“{h(w)}”" for w in winners]
+        return tr(
+            "It's a tie between {options} and {last}.",
+            options=", ".join(quoted[:-1]),
+            last=quoted[-1],
+        )
+    return tr("Winner: <b>{option}</b>", option=h(winners[0]))
 
 
-def render_tally(proposal: Proposal) -> str:
+def render_tally(proposal: Proposal, tr: Translator) -> str:
     raw = proposal.raw_results or {}
     if proposal.proposal_type is ProposalType.MULTIPLE_CHOICE:
         total = int(raw.get("total_votes", 0))
         lines = [
-            f"• {h(row['option'])}: {_votes(int(row['votes']))} ({row['percent']:.1f}%)"
+            tr.ngettext(
+                "• {option}: {n} vote ({percent})",
+                "• {option}: {n} votes ({percent})",
+                int(row["votes"]),
+                option=h(row["option"]),
+                percent=tr.percent(float(row["percent"])),
+            )
             for row in raw.get("options", [])
         ]
-        winners = raw.get("winners", [])
-        if total == 0:
-            verdict = "No votes were cast."
-        elif len(winners) > 1:
-            verdict = "It's a tie between " + " and ".join(f"“{h(w)}”" for w in winners) + "."
-        else:
-            verdict = f"Winner: <b>{h(winners[0])}</b>"
-        return "\n".join([*lines, "", f"Total: {_votes(total)}. {verdict}"])
+        total_line = tr.ngettext("Total: {n} vote.", "Total: {n} votes.", total)
+        verdict = _verdict([str(w) for w in raw.get("winners", [])], total, tr)
+        return "\n".join([*lines, "", f"{total_line} {verdict}"])
     count = int(raw.get("total_submissions", 0))
     if count == 0:
-        return "No ideas were submitted."
-    lines = [f"{count} idea{'s' if count != 1 else ''} submitted. Main themes:"]
+        return tr("No ideas were submitted.")
+    lines = [
+        tr.ngettext("{n} idea submitted. Main themes:", "{n} ideas submitted. Main themes:", count)
+    ]
     lines += [f"• {h(t['theme'])} ({t['count']})" for t in raw.get("themes", [])] or [
-        "• (no common themes)"
+        tr("• (no common themes)")
     ]
     return "\n".join(lines)
 
 
-def render_announcement(proposal: Proposal) -> str:
-    return (
-        f"🏁 <b>Results: {h(proposal.title)}</b> (#{proposal.id})\n\n"
-        f"{render_tally(proposal)}\n\nVoting is closed. Details: /view_results {proposal.id} "
-        "in a private chat with me."
+def render_announcement(proposal: Proposal, tr: Translator) -> str:
+    """Posted in the channel: ``tr`` is the community's language."""
+    head = tr("🏁 <b>Results: {title}</b> (#{id})", title=h(proposal.title), id=proposal.id)
+    tail = tr(
+        "Voting is closed. Details: /view_results {id} in a private chat with me.",
+        id=proposal.id,
+    )
+    return f"{head}\n\n{render_tally(proposal, tr)}\n\n{tail}"
+
+
+def render_proposer_dm(proposal: Proposal, tr: Translator) -> str:
+    """Sent to the proposer: ``tr`` is the proposer's language."""
+    head = tr(
+        "Your proposal <b>#{id} {title}</b> has closed.", id=proposal.id, title=h(proposal.title)
+    )
+    tail = tr("See /view_results {id} any time.", id=proposal.id)
+    return f"{head}\n\n{render_tally(proposal, tr)}\n\n{tail}"
+
+
+def render_reminder(proposal: Proposal, tr: Translator) -> str:
+    values = {
+        "id": proposal.id,
+        "title": h(proposal.title),
+        "when": h(tr.when(proposal.deadline_at)),
+    }
+    if proposal.is_multiple_choice:
+        return tr(
+            "⏰ <b>Last call:</b> #{id} {title}\nVoting ends {when}. There is still time to vote.",
+            **values,
+        )
+    return tr(
+        "⏰ <b>Last call:</b> #{id} {title}\n"
+        "Voting ends {when}. There is still time to send your idea.",
+        **values,
     )
 
 
-def render_proposer_dm(proposal: Proposal) -> str:
-    return (
-        f"Your proposal <b>#{proposal.id} {h(proposal.title)}</b> has closed.\n\n"
-        f"{render_tally(proposal)}\n\nSee /view_results {proposal.id} any time."
-    )
-
-
-def render_reminder(proposal: Proposal, tz: ZoneInfo) -> str:
-    action = "vote" if proposal.is_multiple_choice else "send your idea"
-    return (
-        f"⏰ <b>Last call:</b> #{proposal.id} {h(proposal.title)}\n"
-        f"Voting ends {h(format_when(proposal.deadline_at, tz))}. There is still time to {action}."
-    )
-
-
-def render_view_results(results: ProposalResults, tz: ZoneInfo) -> str:
+def render_view_results(results: ProposalResults, tr: Translator) -> str:
     p = results.proposal
     head = f"<b>#{p.id} {h(p.title)}</b>"
     if p.status is ProposalStatus.OPEN:
         return (
-            f"{head}\nVoting is still open until {h(format_when(p.deadline_at, tz))}. "
-            "Results are announced at the deadline; no counts are shown before then."
+            head
+            + "\n"
+            + tr(
+                "Voting is still open until {when}. Results are announced at the deadline; "
+                "no counts are shown before then.",
+                when=h(tr.when(p.deadline_at)),
+            )
         )
     if p.status is ProposalStatus.CANCELLED:
-        return f"{head}\nThis proposal was cancelled, so it has no results."
-    lines = [f"🏁 {head} (closed)", "", render_tally(p)]
+        return head + "\n" + tr("This proposal was cancelled, so it has no results.")
+    lines = [
+        tr("🏁 <b>#{id} {title}</b> (closed)", id=p.id, title=h(p.title)),
+        "",
+        render_tally(p, tr),
+    ]
     if results.submissions:
-        lines += ["", "<b>All ideas</b> (anonymous, in no particular order):"]
+        lines += ["", tr("<b>All ideas</b> (anonymous, in no particular order):")]
         lines += [f"{i}. {h(text)}" for i, text in enumerate(results.submissions, start=1)]
     return "\n".join(lines)

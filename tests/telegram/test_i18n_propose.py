@@ -1,16 +1,12 @@
 """/propose, voting, submissions, editing, cancelling and the admin commands in the
 pseudo-locale: every word a member reads in a DM or a toast comes from the catalog.
 
-Channel posts are left out here (they follow BOT_LANGUAGE, not the member); the
-keyboards, the proposal detail and /my_vote's rendering live in files converted on
-another branch and are checked by the one test marked xfail below until that merges.
+Channel posts are left out here: they follow BOT_LANGUAGE, not the member.
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
-
-import pytest
 
 from tests.conftest import ADMIN_ID, CHANNEL_ID, BotHarness
 from tests.support.i18n import assert_translated
@@ -271,12 +267,7 @@ async def test_admin_close_and_extend_are_in_the_members_language(bot: BotHarnes
     assert_translated(buttons)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="keyboards.py, formatting.py and listing.py are converted on another branch; "
-    "remove this mark when it merges",
-)
-async def test_buttons_detail_and_my_vote_after_the_other_branch_merges(
+async def test_buttons_detail_and_my_vote_are_in_the_members_language(
     bot: BotHarness,
 ) -> None:
     bot.speaks("qps")

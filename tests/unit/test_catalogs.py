@@ -67,7 +67,11 @@ def _literal_calls() -> list[tuple[str, str]]:
             func = node.func
             name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
             first = node.args[0]
-            if name in KEYWORDS and isinstance(first, ast.Constant) and isinstance(first.value, str):
+            if (
+                name in KEYWORDS
+                and isinstance(first, ast.Constant)
+                and isinstance(first.value, str)
+            ):
                 found.append((first.value, f"{path.relative_to(ROOT)}:{node.lineno}"))
     return found
 
