@@ -17,7 +17,7 @@ from app.i18n.catalogs import LOCALES_DIR, PSEUDO, compile_po, normalize, wrap
 from app.i18n.tools import KEYWORDS, ROOT
 
 TRANSLATED = [language for language in available_languages() if language != "en"]
-_TAG = re.compile(r"</?([a-z]+)[^>]*>")
+_TAG = re.compile(r"</?(b|i|u|s|a|code|pre|blockquote)\b[^>]*>")
 
 
 def _code_messages() -> dict[str | tuple[str, ...], list[str]]:
