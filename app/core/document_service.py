@@ -86,7 +86,11 @@ def validate_import(title: str, content: str, chunk_size: int, chunk_overlap: in
     if "\x00" in title or "\x00" in content:  # PostgreSQL text cannot hold NUL
         raise ValidationError("title and content cannot contain NUL characters")
     if not MIN_CHUNK <= chunk_size <= MAX_CHUNK:
-        raise ValidationError(f"chunk_size must be between {MIN_CHUNK} and {MAX_CHUNK}")
+        raise ValidationError(
+            "chunk_size must be between {minimum} and {maximum}",
+            minimum=MIN_CHUNK,
+            maximum=MAX_CHUNK,
+        )
     if not 0 <= chunk_overlap < chunk_size:
         raise ValidationError("chunk_overlap must be 0 or greater and less than chunk_size")
 
@@ -106,7 +110,7 @@ def _uuid(value: str | None, field: str) -> str | None:
     try:
         return str(uuid.UUID(str(value)))
     except ValueError as exc:
-        raise ValidationError(f"{field} must be a UUID") from exc
+        raise ValidationError("{field} must be a UUID", field=field) from exc
 
 
 class DocumentService:
@@ -145,8 +149,10 @@ class DocumentService:
         pieces = chunk_text(content, chunk_size, chunk_overlap)
         if len(pieces) > MAX_CHUNKS:
             raise ValidationError(
-                f"The document would make {len(pieces)} chunks; the limit is {MAX_CHUNKS}. "
-                "Use a larger chunk_size or split the document."
+                "The document would make {count} chunks; the limit is {limit}. "
+                "Use a larger chunk_size or split the document.",
+                count=len(pieces),
+                limit=MAX_CHUNKS,
             )
         scope = f"proposal:{proposal_id}" if proposal_id is not None else "global"
         digest = hashlib.sha256(content.encode("utf-8")).hexdigest()
@@ -212,7 +218,7 @@ class DocumentService:
         if not query or not query.strip():
             raise ValidationError("query cannot be empty")
         if not 1 <= top_k <= MAX_TOP_K:
-            raise ValidationError(f"top_k must be between 1 and {MAX_TOP_K}")
+            raise ValidationError("top_k must be between 1 and {maximum}", maximum=MAX_TOP_K)
         conditions: list[dict[str, Any]] = []
         if category:
             conditions.append({"category": category})
@@ -252,7 +258,7 @@ class DocumentService:
         self, session: AsyncSession, user_id: int, row: DocumentRow | None, doc_id: str
     ) -> DocumentRow:
         if row is None:
-            raise NotFoundError(f"Document {doc_id} does not exist. See /view_docs.")
+            raise NotFoundError("Document {id} does not exist. See /view_docs.", id=doc_id)
         if user_id in self.admin_ids:
             return row
         if row.proposal_id is None:
@@ -304,7 +310,7 @@ class DocumentService:
         async with self.db.transaction() as session:
             row = await DocumentRepository(session).get(doc_id)
         if row is None:
-            raise NotFoundError(f"Document {document_id} does not exist. See /view_docs.")
+            raise NotFoundError("Document {id} does not exist. See /view_docs.", id=document_id)
         return _info(row)
 
     async def list_documents(
@@ -363,13 +369,17 @@ class DocumentService:
                 validate_import(row.title, content, row.chunk_size, row.chunk_overlap)
                 pieces = chunk_text(content, row.chunk_size, row.chunk_overlap)
                 if len(pieces) > MAX_CHUNKS:
-                    raise ValidationError(f"That text makes more than {MAX_CHUNKS} chunks.")
+                    raise ValidationError(
+                        "That text makes more than {limit} chunks.", limit=MAX_CHUNKS
+                    )
                 digest = hashlib.sha256(content.encode("utf-8")).hexdigest()
                 same = await repo.find_by_hash(row.scope, digest)
                 if same is not None and same.id != row.id:
                     raise ValidationError(
-                        f"That text is already the document “{same.title}” ({same.id}) "
-                        "here. Send a different text."
+                        "That text is already the document “{title}” ({id}) "
+                        "here. Send a different text.",
+                        title=same.title,
+                        id=same.id,
                     )
                 old_chunks = await repo.chunk_ids(doc_id)
                 row.content = content

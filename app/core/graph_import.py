@@ -22,6 +22,7 @@ from itertools import islice
 from typing import Any
 
 from app.domain.errors import ValidationError
+from app.domain.messages import N_
 from app.nlp.key_terms import normalize
 from app.persistence.database import Database
 from app.persistence.repositories.fact_bulk import BulkWriter, LoadRow, pack
@@ -30,7 +31,22 @@ from app.persistence.repositories.facts import NewFact
 MAX_ENTITY = 300
 MAX_PREDICATE = 100
 MAX_REPORTED_ERRORS = 5
-FORMAT_HINT = "Write the fact as: Subject | predicate | Object"
+# Whole sentences for each named input, so each reads naturally once translated.
+TOO_LONG = {
+    "name": N_("The name is too long: at most {limit} characters."),
+    "question": N_("The question is too long: at most {limit} characters."),
+    "entity": N_("The entity is too long: at most {limit} characters."),
+}
+PART_EMPTY = {
+    "subject": N_("The subject is empty. Write the fact as: Subject | predicate | Object"),
+    "predicate": N_("The predicate is empty. Write the fact as: Subject | predicate | Object"),
+    "object": N_("The object is empty. Write the fact as: Subject | predicate | Object"),
+}
+PART_TOO_LONG = {
+    "subject": N_("The subject is too long: at most {limit} characters (got {length})."),
+    "predicate": N_("The predicate is too long: at most {limit} characters (got {length})."),
+    "object": N_("The object is too long: at most {limit} characters (got {length})."),
+}
 
 
 def bounded(value: Any, *, name: str, default: int, maximum: int) -> int:
@@ -39,9 +55,13 @@ def bounded(value: Any, *, name: str, default: int, maximum: int) -> int:
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValidationError(f"'{name}' must be a whole number between 1 and {maximum}.")
+        raise ValidationError(
+            "'{name}' must be a whole number between 1 and {maximum}.", name=name, maximum=maximum
+        )
     if value < 1:
-        raise ValidationError(f"'{name}' must be at least 1 (at most {maximum}).")
+        raise ValidationError(
+            "'{name}' must be at least 1 (at most {maximum}).", name=name, maximum=maximum
+        )
     return min(value, maximum)
 
 
@@ -51,18 +71,20 @@ def clean_text(value: Any, *, name: str, limit: int, empty: str) -> str:
     if not text:
         raise ValidationError(empty)
     if len(text) > limit:
-        raise ValidationError(f"The {name} is too long: at most {limit} characters.")
+        raise ValidationError(
+            TOO_LONG.get(name, "The {name} is too long: at most {limit} characters."),
+            name=name,
+            limit=limit,
+        )
     return text
 
 
 def _clean_part(value: str, name: str, limit: int) -> str:
     text = " ".join(str(value).split())
     if not text:
-        raise ValidationError(f"The {name} is empty. {FORMAT_HINT}")
+        raise ValidationError(PART_EMPTY[name])
     if len(text) > limit:
-        raise ValidationError(
-            f"The {name} is too long: at most {limit} characters (got {len(text)})."
-        )
+        raise ValidationError(PART_TOO_LONG[name], limit=limit, length=len(text))
     return text
 
 
@@ -75,7 +97,7 @@ def parse_confidence(value: str | float | None) -> float:
         number = math.nan
     if not 0.0 <= number <= 1.0:  # also rejects NaN
         raise ValidationError(
-            f"Confidence must be a number between 0 and 1, like 0.9 (got '{value}')."
+            "Confidence must be a number between 0 and 1, like 0.9 (got '{value}').", value=value
         )
     return number
 
@@ -105,8 +127,9 @@ def parse_tsv_line(line: str, source: str = "manual") -> NewFact | None:
     fields = stripped.split("\t")
     if len(fields) not in (3, 4):
         raise ValidationError(
-            f"expected 3 or 4 tab-separated fields (subject, predicate, object[, confidence]), "
-            f"got {len(fields)}"
+            "expected 3 or 4 tab-separated fields (subject, predicate, object[, confidence]), "
+            "got {count}",
+            count=len(fields),
         )
     return clean_fact(*fields, source=source)  # type: ignore[misc]
 

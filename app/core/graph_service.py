@@ -26,6 +26,7 @@ from app.core.graph_results import AskResult, ExploreResult, FindFactsResult, Sc
 from app.core.multihop import ContextStore, Hop, explore, follow, plan
 from app.domain.clock import Clock, SystemClock
 from app.domain.errors import NotFoundError, PermissionDeniedError, ValidationError
+from app.domain.messages import N_
 from app.nlp.key_terms import candidate_ngrams, normalize
 from app.persistence.database import Database
 from app.persistence.repositories.facts import Fact, FactRepository, NewFact
@@ -37,6 +38,11 @@ MAX_CONTEXT = 500
 PER_TERM = 100  # spec 000's internal limit for each lookup
 QUERY_FIELDS = ("subject", "predicate", "object")
 VOCABULARY_TTL = 30.0  # seconds; other processes (the CLI) may add predicates meanwhile
+ADMIN_ONLY = {  # require_admin's action -> the refusal
+    "add facts": N_("Only admins can add facts."),
+    "delete facts": N_("Only admins can delete facts."),
+    "change facts": N_("Only admins can change facts."),
+}
 
 
 @dataclass(frozen=True)
@@ -68,7 +74,10 @@ class GraphService:
 
     def require_admin(self, user_id: int, action: str = "change facts") -> None:
         if not self.is_admin(user_id):
-            raise PermissionDeniedError(f"Only admins can {action}.")
+            known = ADMIN_ONLY.get(action)
+            if known is not None:
+                raise PermissionDeniedError(known)
+            raise PermissionDeniedError("Only admins can {action}.", action=action)
 
     # -- writes --------------------------------------------------------------------------
 
@@ -143,8 +152,11 @@ class GraphService:
             fact = await repo.get_by_key(key)
             if fact is None:
                 raise NotFoundError(
-                    f"There is no fact “{subject} {predicate} {obj}”. "
-                    "Use /facts <name> to see what is stored."
+                    "There is no fact “{subject} {predicate} {object}”. "
+                    "Use /facts <name> to see what is stored.",
+                    subject=subject,
+                    predicate=predicate,
+                    object=obj,
                 )
             await repo.delete(fact.id)
         self._forget_vocabulary()
@@ -201,7 +213,7 @@ class GraphService:
         unknown = sorted(set(query) - set(QUERY_FIELDS))
         if unknown:
             raise ValidationError(
-                f"Unknown query field '{unknown[0]}': use subject, predicate or object"
+                "Unknown query field '{field}': use subject, predicate or object", field=unknown[0]
             )
         parts = {k: " ".join(str(query.get(k) or "").split()) or None for k in QUERY_FIELDS}
         if not any(parts.values()):
@@ -222,7 +234,7 @@ class GraphService:
     async def facts_about(self, entity: str, limit: Any = None) -> FindFactsResult:
         """find_facts for an entity in either role (what /facts shows), oldest first."""
         name = clean_text(
-            entity, name="name", limit=300, empty="Which entity? For example: /facts Einstein"
+            entity, name="name", limit=300, empty=N_("Which entity? For example: /facts Einstein")
         )
         applied = bounded(limit, name="limit", default=10, maximum=100)
         norm = normalize(name)
@@ -243,11 +255,13 @@ class GraphService:
         candidates scored and ranked, then cut to ``max_results``. A chained question is
         followed hop by hop instead (``result.chain`` holds the context store)."""
         text = clean_text(
-            question, name="question", limit=MAX_QUESTION, empty="Question cannot be empty"
+            question, name="question", limit=MAX_QUESTION, empty=N_("Question cannot be empty")
         )
         hint = " ".join(str(context or "").split()) or None
         if hint is not None and len(hint) > MAX_CONTEXT:
-            raise ValidationError(f"The context is too long: at most {MAX_CONTEXT} characters.")
+            raise ValidationError(
+                "The context is too long: at most {limit} characters.", limit=MAX_CONTEXT
+            )
         wanted = bounded(max_results, name="max_results", default=5, maximum=20)
         async with self.db.transaction() as session:
             repo = FactRepository(session)
@@ -289,7 +303,7 @@ class GraphService:
     async def answer_chain(self, question: str) -> ContextStore | None:
         """The context store for a chained question, or None if it is not one (for /ask)."""
         text = clean_text(
-            question, name="question", limit=MAX_QUESTION, empty="Question cannot be empty"
+            question, name="question", limit=MAX_QUESTION, empty=N_("Question cannot be empty")
         )
         async with self.db.transaction() as session:
             repo = FactRepository(session)
@@ -299,7 +313,7 @@ class GraphService:
         """Follow named relations from an entity ("Aspirin", ["treats", "has symptom"]);
         each relation matches stored predicates as a question word would."""
         name = clean_text(
-            anchor, name="entity", limit=300, empty="Which entity should I start from?"
+            anchor, name="entity", limit=300, empty=N_("Which entity should I start from?")
         )
         if not relations or len(relations) > 4:
             raise ValidationError("Give between one and four relations to follow.")
@@ -340,7 +354,9 @@ class GraphService:
     ) -> ExploreResult:
         """Facts reachable from an entity within ``max_depth`` hops (at most 4), breadth
         first, each with the path of facts that leads to it."""
-        name = clean_text(entity, name="entity", limit=300, empty="Which entity should I explore?")
+        name = clean_text(
+            entity, name="entity", limit=300, empty=N_("Which entity should I explore?")
+        )
         depth = bounded(max_depth, name="max_depth", default=2, maximum=4)
         wanted = bounded(limit, name="limit", default=100, maximum=500)
         async with self.db.transaction() as session:

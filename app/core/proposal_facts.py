@@ -118,8 +118,10 @@ async def seed_graph(graph_service: GraphService, data: Mapping[str, Any]) -> in
             )  # fmt: skip
         except (KeyError, TypeError) as exc:
             raise ValidationError(
-                f"fact #{index} in the fixture is invalid: {exc!r} "
-                "(needs subject, predicate and object)"
+                "fact #{index} in the fixture is invalid: {problem} "
+                "(needs subject, predicate and object)",
+                index=index,
+                problem=repr(exc),
             ) from exc
     stored = await graph_service.store_facts(facts)
     ids = [int(p["id"]) for p in data.get("proposals") or []]

@@ -6,8 +6,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatAction
 from telegram.ext import BaseHandler, CommandHandler, filters
 
-from app.core.ask.context_service import HOW_TO_ASK
+from app.core.ask.context_service import MAX_QUESTION
 from app.core.ask.models import AskResponse
+from app.domain.messages import N_
 from app.telegram_handlers import start
 from app.telegram_handlers.common import reply
 from app.telegram_handlers.context import BotContext
@@ -15,6 +16,17 @@ from app.telegram_handlers.formatting import h
 from app.telegram_handlers.keyboards import deep_link
 
 MAX_BUTTONS = 6
+# The usage hint /ask alone answers (the same English as ContextService's HOW_TO_ASK).
+HOW_TO_ASK = N_(
+    "Ask me anything about this community's proposals, documents and facts, "
+    "in plain words. For example:\n"
+    "• /ask which open proposals about funding were created this month?\n"
+    "• /ask what closes this week?\n"
+    "• /ask who proposed the pizza party?\n"
+    "• /ask how does parking work?\n"
+    "• /ask #12 what are the options?  (about one proposal)\n"
+    "Questions can be up to {limit} characters."
+)
 
 
 def _question(update: Update) -> str:
@@ -48,7 +60,7 @@ async def _send(update: Update, context: BotContext, response: AskResponse) -> N
 async def ask_command(update: Update, context: BotContext) -> None:
     question = _question(update)
     if not question:
-        await reply(update, h(HOW_TO_ASK))
+        await reply(update, h(context.tr(HOW_TO_ASK, limit=MAX_QUESTION)))
         return
     if update.effective_chat is not None:
         await context.bot.send_chat_action(update.effective_chat.id, ChatAction.TYPING)
@@ -61,10 +73,11 @@ async def ask_command(update: Update, context: BotContext) -> None:
 
 async def ask_in_group(update: Update, context: BotContext) -> None:
     """Answers can mention your own proposals; keep the conversation in a DM."""
+    tr = context.tr
     link = deep_link(context.bot.username, "ask")
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton("Ask me in a private chat", url=link)]])
-    text = "I answer questions in a private chat. Tap below and send /ask there."
-    await reply(update, text, markup)
+    button = InlineKeyboardButton(tr("Ask me in a private chat"), url=link)
+    text = tr("I answer questions in a private chat. Tap below and send /ask there.")
+    await reply(update, text, InlineKeyboardMarkup([[button]]))
 
 
 async def help_command(update: Update, context: BotContext) -> None:

@@ -24,8 +24,10 @@ from telegram.ext import (
     filters,
 )
 
+from app.core.document_service import ImportResult
 from app.domain.errors import CoordBotError, ValidationError
-from app.services.text_extraction import ACCEPTED as TEXT_ACCEPTED
+from app.domain.messages import N_
+from app.i18n import Translator
 from app.services.text_extraction import MAX_FILE_BYTES, SUFFIXES, extract_text
 from app.telegram_handlers import documents_view as view
 from app.telegram_handlers.common import parse_proposal_id, reply, user_of
@@ -37,7 +39,6 @@ logger = logging.getLogger(__name__)
 CONTENT, TITLE, FIELD, CONFIRM = range(4)
 KEY = "documents"  # this conversation's entry in context.state.extra
 MIME_SUFFIX = {"text/plain": ".txt", "text/markdown": ".md", "application/pdf": ".pdf"}
-ACCEPTED = f"{TEXT_ACCEPTED} (up to 5 MB)"
 # callback_data: content is complete / use the suggested title; which field; save or not.
 CONTENT_DONE = r"^dt:done$"
 USE_TITLE = r"^dt:use$"
@@ -46,16 +47,16 @@ SAVE_EDIT = r"^dc:(y|n)$"
 STALE = r"^(dt|de|dc):"
 
 HELP: list[tuple[str, str]] = [
-    ("add_doc", "Attach a document to your proposal: /add_doc <proposal_id>"),
-    ("view_docs", "Documents of a proposal: /view_docs <proposal_id> (no id: global ones)"),
-    ("view_doc", "Read a document: /view_doc <document_id>"),
-    ("my_docs", "Documents you added"),
-    ("edit_doc", "Change a document's title or text: /edit_doc <document_id>"),
-    ("delete_doc", "Delete a document: /delete_doc <document_id>"),
-    ("view_global_docs", "Documents that apply to all proposals"),
-    ("add_global_doc", "Admins: add a document for all proposals"),
-    ("edit_global_doc", "Admins: edit a global document"),
-    ("delete_global_doc", "Admins: delete a global document"),
+    ("add_doc", N_("Attach a document to your proposal: /add_doc <proposal_id>")),
+    ("view_docs", N_("Documents of a proposal: /view_docs <proposal_id> (no id: global ones)")),
+    ("view_doc", N_("Read a document: /view_doc <document_id>")),
+    ("my_docs", N_("Documents you added")),
+    ("edit_doc", N_("Change a document's title or text: /edit_doc <document_id>")),
+    ("delete_doc", N_("Delete a document: /delete_doc <document_id>")),
+    ("view_global_docs", N_("Documents that apply to all proposals")),
+    ("add_global_doc", N_("Admins: add a document for all proposals")),
+    ("edit_global_doc", N_("Admins: edit a global document")),
+    ("delete_global_doc", N_("Admins: delete a global document")),
 ]
 
 
@@ -68,13 +69,30 @@ async def read_upload(document: Document) -> str:
     suffix = PurePosixPath(document.file_name or "").suffix.lower()
     suffix = suffix or MIME_SUFFIX.get(document.mime_type or "", "")
     if suffix not in SUFFIXES:
-        kind = f"{suffix} files" if suffix else "this kind of file"
-        raise ValidationError(f"I can't read {kind}. Send a {ACCEPTED}, or paste the text.")
+        if suffix:
+            raise ValidationError(
+                "I can't read {suffix} files. Send a .txt, .md or .pdf file (up to 5 MB), "
+                "or paste the text.",
+                suffix=suffix,
+            )
+        raise ValidationError(
+            "I can't read this kind of file. Send a .txt, .md or .pdf file (up to 5 MB), "
+            "or paste the text."
+        )
 
     def too_big(size: int) -> ValidationError:
+        megabytes = f"{size / 2**20:.1f}"
+        if document.file_name:
+            return ValidationError(
+                "'{name}' is {size} MB; files can be up to 5 MB. "
+                "Split it into several documents, or paste the text.",
+                name=name,
+                size=megabytes,
+            )
         return ValidationError(
-            f"'{name}' is {size / 2**20:.1f} MB; files can be up to 5 MB. "
-            "Split it into several documents, or paste the text."
+            "The file is {size} MB; files can be up to 5 MB. "
+            "Split it into several documents, or paste the text.",
+            size=megabytes,
         )
 
     if document.file_size and document.file_size > MAX_FILE_BYTES:
@@ -116,10 +134,19 @@ async def _press(update: Update) -> str:
     return query.data.split(":")[1]
 
 
-CONTENT_PROMPT = (
+CONTENT_PROMPT = N_(
     "Send the text (a long text may come in several messages; tap Done when it is all "
-    f"there) or upload a {ACCEPTED}. /cancel to stop."
+    "there) or upload a .txt, .md or .pdf file (up to 5 MB). /cancel to stop."
 )
+
+
+def _prompt(tr: Translator, first: str) -> str:
+    """``first`` (a translated sentence) then the content prompt."""
+    return f"{first} {tr(CONTENT_PROMPT)}"
+
+
+def _error(tr: Translator, exc: CoordBotError) -> str:
+    return h(tr.text(exc.text))
 
 
 # -- adding --------------------------------------------------------------------------------
@@ -128,8 +155,12 @@ CONTENT_PROMPT = (
 async def _start_add(update: Update, context: BotContext, proposal_id: int | None) -> int:
     await context.services.documents.check_can_attach(user_of(update).telegram_id, proposal_id)
     context.state.extra[KEY] = {"mode": "add", "proposal_id": proposal_id, "parts": []}
-    target = f"proposal #{proposal_id}" if proposal_id is not None else "all proposals (global)"
-    await reply(update, f"Adding a document for {target}.\n\n{CONTENT_PROMPT}")
+    tr = context.tr
+    if proposal_id is not None:
+        head = tr("Adding a document for proposal #{id}.", id=proposal_id)
+    else:
+        head = tr("Adding a document for all proposals (global).")
+    await reply(update, f"{head}\n\n{tr(CONTENT_PROMPT)}")
     return CONTENT
 
 
@@ -145,10 +176,16 @@ async def got_text(update: Update, context: BotContext) -> int:
     parts: list[str] = _flow(context).setdefault("parts", [])
     parts.append(_text(update))
     total = sum(len(p) for p in parts)
+    tr = context.tr
     await reply(
         update,
-        f"Got it: {total:,} characters so far. Send more if the text goes on, or tap Done.",
-        _button("✅ Done", "dt:done"),
+        tr.ngettext(
+            "Got it: {count} character so far. Send more if the text goes on, or tap Done.",
+            "Got it: {count} characters so far. Send more if the text goes on, or tap Done.",
+            total,
+            count=tr.number(total),
+        ),
+        _button(tr("✅ Done"), "dt:done"),
     )
     return CONTENT
 
@@ -158,7 +195,7 @@ async def content_done(update: Update, context: BotContext) -> int | None:
         await _press(update)
     parts = _flow(context).get("parts") or []
     if not parts:
-        await reply(update, f"I have no text yet. {CONTENT_PROMPT}")
+        await reply(update, _prompt(context.tr, context.tr("I have no text yet.")))
         return None
     first_line = next((line.strip() for line in parts[0].splitlines() if line.strip()), "")
     suggestion = first_line if len(first_line) <= 80 else None
@@ -172,14 +209,16 @@ async def got_file(update: Update, context: BotContext) -> int | None:
     if flow.get("parts"):
         await reply(
             update,
-            "I already have text you pasted. Tap Done to use it, or /cancel and start again "
-            "to send a file instead.",
+            context.tr(
+                "I already have text you pasted. Tap Done to use it, or /cancel and start again "
+                "to send a file instead."
+            ),
         )
         return None
     try:
         content = await read_upload(message.document)
     except ValidationError as exc:
-        await reply(update, h(exc.user_message))
+        await reply(update, _error(context.tr, exc))
         return None
     name = message.document.file_name
     return await _have_content(
@@ -194,8 +233,9 @@ async def _have_content(
     flow.update(content=content, source=source, parts=[], suggestion=suggestion)
     if flow.get("mode") == "edit":
         return await _ask_confirm(update, context)
-    markup = _button(f"Use '{suggestion[:40]}'", "dt:use") if suggestion else None
-    await reply(update, "What is the document's <b>title</b>? (up to 300 characters)", markup)
+    tr = context.tr
+    markup = _button(tr("Use '{title}'", title=suggestion[:40]), "dt:use") if suggestion else None
+    await reply(update, tr("What is the document's <b>title</b>? (up to 300 characters)"), markup)
     return TITLE
 
 
@@ -210,11 +250,12 @@ async def use_suggested_title(update: Update, context: BotContext) -> int:
 
 async def _title(update: Update, context: BotContext, title: str) -> int:
     flow = _flow(context)
+    tr = context.tr
     if flow.get("mode") == "edit":
         flow["title"] = title
         return await _ask_confirm(update, context)
     if flow.get("mode") != "add":  # pragma: no cover - state lost (a restart)
-        await reply(update, "That step is over. Start again with /add_doc or /add_global_doc.")
+        await reply(update, tr("That step is over. Start again with /add_doc or /add_global_doc."))
         return _end(context)
     try:
         result = await context.services.documents.add_document(
@@ -222,27 +263,58 @@ async def _title(update: Update, context: BotContext, title: str) -> int:
         )
     except ValidationError as exc:
         flow.update(content=None, parts=[])
-        await reply(update, f"{h(exc.user_message)}\n\n{CONTENT_PROMPT}")
+        await reply(update, f"{_error(tr, exc)}\n\n{tr(CONTENT_PROMPT)}")
         return CONTENT
     except CoordBotError as exc:  # the proposal is gone, or the rights changed meanwhile
-        await reply(update, h(exc.user_message))
+        await reply(update, _error(tr, exc))
         return _end(context)
-    pid = flow["proposal_id"]
-    scope = f"proposal #{pid}" if pid is not None else "the global documents"
-    listing = f"/view_docs {pid}" if pid is not None else "/view_global_docs"
-    if result.existing:
-        head = f"ℹ️ This text is already in {scope} as “{h(result.title)}”; nothing new was added."
-    else:
-        n = result.chunks_created
-        head = f"✅ “{h(result.title)}” is added to {scope}, in {n} chunk{'s' if n != 1 else ''}."
-    await reply(
-        update,
-        f"{head}\nId: <code>{result.document_id}</code>\n\nWhat next:\n"
-        f"/view_doc {result.document_id} to read it\n"
-        f"/delete_doc {result.document_id} to delete it\n"
-        f"{listing} for all documents there",
-    )
+    await reply(update, _added(tr, flow["proposal_id"], result))
     return _end(context)
+
+
+def _added(tr: Translator, pid: int | None, result: ImportResult) -> str:
+    title, n = h(result.title), result.chunks_created
+    if result.existing and pid is not None:
+        head = tr(
+            "ℹ️ This text is already in proposal #{id} as “{title}”; nothing new was added.",
+            id=pid,
+            title=title,
+        )
+    elif result.existing:
+        head = tr(
+            "ℹ️ This text is already in the global documents as “{title}”; nothing new was added.",
+            title=title,
+        )
+    elif pid is not None:
+        head = tr.ngettext(
+            "✅ “{title}” is added to proposal #{id}, in {n} chunk.",
+            "✅ “{title}” is added to proposal #{id}, in {n} chunks.",
+            n,
+            id=pid,
+            title=title,
+        )
+    else:
+        head = tr.ngettext(
+            "✅ “{title}” is added to the global documents, in {n} chunk.",
+            "✅ “{title}” is added to the global documents, in {n} chunks.",
+            n,
+            title=title,
+        )
+    doc_id = result.document_id
+    if pid is not None:
+        listing = tr("/view_docs {id} for all documents there", id=pid)
+    else:
+        listing = tr("/view_global_docs for all documents there")
+    lines = [
+        head,
+        tr("Id: <code>{id}</code>", id=doc_id),
+        "",
+        tr("What next:"),
+        tr("/view_doc {id} to read it", id=doc_id),
+        tr("/delete_doc {id} to delete it", id=doc_id),
+        listing,
+    ]
+    return "\n".join(lines)
 
 
 # -- editing -------------------------------------------------------------------------------
@@ -253,15 +325,23 @@ async def _start_edit(update: Update, context: BotContext, command: str) -> int:
     doc = await context.services.documents.get_document(doc_id)
     await view.check_can_manage(context, user_of(update).telegram_id, doc)
     context.state.extra[KEY] = {"mode": "edit", "doc_id": doc.id, "old_title": doc.title}
+    tr = context.tr
     buttons = [
-        InlineKeyboardButton("Title", callback_data="de:title"),
-        InlineKeyboardButton("Text", callback_data="de:content"),
-        InlineKeyboardButton("✖ Cancel", callback_data="de:stop"),
+        InlineKeyboardButton(tr("Title"), callback_data="de:title"),
+        InlineKeyboardButton(tr("Text"), callback_data="de:content"),
+        InlineKeyboardButton(tr("✖ Cancel"), callback_data="de:stop"),
     ]
+    length, place = len(doc.content), view.where(tr, doc)
     await reply(
         update,
-        f"Editing “{h(doc.title)}” ({view.where(doc)}, {len(doc.content):,} characters). "
-        "What would you like to change?",
+        tr.ngettext(
+            "Editing “{title}” ({where}, {count} character). What would you like to change?",
+            "Editing “{title}” ({where}, {count} characters). What would you like to change?",
+            length,
+            title=h(doc.title),
+            where=place,
+            count=tr.number(length),
+        ),
         InlineKeyboardMarkup([buttons]),
     )
     return FIELD
@@ -277,33 +357,41 @@ async def edit_global_doc(update: Update, context: BotContext) -> int:
 
 async def choose_field(update: Update, context: BotContext) -> int:
     choice = await _press(update)
+    tr = context.tr
     if choice == "stop":
-        await reply(update, "Nothing changed.")
+        await reply(update, tr("Nothing changed."))
         return _end(context)
     flow = _flow(context)
     flow.update(field=choice, title=None, content=None, parts=[])
     if choice == "title":
-        await reply(update, "Send the new <b>title</b> (up to 300 characters), or /cancel.")
+        await reply(update, tr("Send the new <b>title</b> (up to 300 characters), or /cancel."))
         return TITLE
-    await reply(update, f"The new text replaces the whole document. {CONTENT_PROMPT}")
+    await reply(update, _prompt(tr, tr("The new text replaces the whole document.")))
     return CONTENT
 
 
 async def _ask_confirm(update: Update, context: BotContext) -> int:
     flow = _flow(context)
+    tr = context.tr
     old = h(flow["old_title"])
     if flow.get("field") == "title":
-        question = f"Change the title “{old}” to “{h(flow['title'])}”?"
+        question = tr("Change the title “{old}” to “{new}”?", old=old, new=h(flow["title"]))
     else:
-        question = (
-            f"Replace the text of “{old}” with the new one ({len(flow['content']):,} "
-            "characters)? It is indexed again for search."
+        length = len(flow["content"])
+        question = tr.ngettext(
+            "Replace the text of “{title}” with the new one ({count} character)? "
+            "It is indexed again for search.",
+            "Replace the text of “{title}” with the new one ({count} characters)? "
+            "It is indexed again for search.",
+            length,
+            title=old,
+            count=tr.number(length),
         )
     markup = InlineKeyboardMarkup(
         [
             [
-                InlineKeyboardButton("✅ Save", callback_data="dc:y"),
-                InlineKeyboardButton("✖ Discard", callback_data="dc:n"),
+                InlineKeyboardButton(tr("✅ Save"), callback_data="dc:y"),
+                InlineKeyboardButton(tr("✖ Discard"), callback_data="dc:n"),
             ]
         ]
     )
@@ -312,8 +400,9 @@ async def _ask_confirm(update: Update, context: BotContext) -> int:
 
 
 async def save_edit(update: Update, context: BotContext) -> int:
+    tr = context.tr
     if await _press(update) == "n":
-        await reply(update, "Discarded. Nothing changed.")
+        await reply(update, tr("Discarded. Nothing changed."))
         return _end(context)
     flow = _flow(context)
     by_title = flow.get("field") == "title"
@@ -326,13 +415,15 @@ async def save_edit(update: Update, context: BotContext) -> int:
         )
     except ValidationError as exc:
         flow.update(title=None, content=None, parts=[])
-        again = "Send another title" if by_title else CONTENT_PROMPT
-        await reply(update, f"{h(exc.user_message)}\n\n{again}")
+        again = tr("Send another title") if by_title else tr(CONTENT_PROMPT)
+        await reply(update, f"{_error(tr, exc)}\n\n{again}")
         return TITLE if by_title else CONTENT
     except CoordBotError as exc:  # deleted meanwhile, or the rights changed
-        await reply(update, h(exc.user_message))
+        await reply(update, _error(tr, exc))
         return _end(context)
-    await reply(update, f"✅ Saved “{h(doc.title)}”. /view_doc {doc.id} to read it.")
+    await reply(
+        update, tr("✅ Saved “{title}”. /view_doc {id} to read it.", title=h(doc.title), id=doc.id)
+    )
     return _end(context)
 
 
@@ -340,26 +431,26 @@ async def save_edit(update: Update, context: BotContext) -> int:
 
 
 async def not_content(update: Update, context: BotContext) -> None:
-    await reply(update, f"I can't use that. {CONTENT_PROMPT}")
+    await reply(update, _prompt(context.tr, context.tr("I can't use that.")))
 
 
 async def not_title(update: Update, context: BotContext) -> None:
-    await reply(update, "Please send the title as a text message, or /cancel.")
+    await reply(update, context.tr("Please send the title as a text message, or /cancel."))
 
 
 async def use_buttons(update: Update, context: BotContext) -> None:
-    await reply(update, "Please use the buttons above, or /cancel.")
+    await reply(update, context.tr("Please use the buttons above, or /cancel."))
 
 
 async def cancel(update: Update, context: BotContext) -> int:
-    await reply(update, "Cancelled. Nothing was saved.")
+    await reply(update, context.tr("Cancelled. Nothing was saved."))
     return _end(context)
 
 
 async def stale_button(update: Update, context: BotContext) -> None:
     assert update.callback_query is not None
     await update.callback_query.answer(
-        "That step is over. Start again with /add_doc, /add_global_doc or /edit_doc.",
+        context.tr("That step is over. Start again with /add_doc, /add_global_doc or /edit_doc."),
         show_alert=True,
     )
 

@@ -16,7 +16,9 @@ from telegram.ext import CallbackQueryHandler
 
 from app.core.document_service import DocumentInfo
 from app.domain.errors import ValidationError
+from app.domain.messages import N_
 from app.domain.models import Page
+from app.i18n import Translator
 from app.telegram_handlers.common import parse_proposal_id, reply, user_of
 from app.telegram_handlers.context import BotContext
 from app.telegram_handlers.formatting import MAX_MESSAGE, h
@@ -27,19 +29,23 @@ DOC_OPEN = r"^vd:([0-9a-f-]{36})$"
 DOC_LIST = r"^dl:(g|m|p\d{1,10}):(\d{1,6})$"
 DOC_DELETE = r"^dx:([0-9a-f-]{36}):(y|n)$"
 
-ID_HINT = "Find document ids with /view_docs <proposal_id>, /view_global_docs or /my_docs."
-
 
 def parse_document_id(args: Sequence[str] | None, command: str) -> str:
     """The document id given to ``/command``; a missing or bad one says where to find ids."""
     if not args:
-        raise ValidationError(f"Please tell me which document: /{command} <document_id>\n{ID_HINT}")
+        raise ValidationError(
+            "Please tell me which document: /{command} <document_id>\n"
+            "Find document ids with /view_docs <proposal_id>, /view_global_docs or /my_docs.",
+            command=command,
+        )
     try:
         return str(uuid.UUID(args[0].strip()))
     except ValueError:
         raise ValidationError(
-            f"'{args[0][:40]}' is not a document id. Ids look like "
-            f"3f2b8c1e-0d4a-4c55-9a57-1c0e6a9d2b7f.\n{ID_HINT}"
+            "'{given}' is not a document id. Ids look like "
+            "3f2b8c1e-0d4a-4c55-9a57-1c0e6a9d2b7f.\n"
+            "Find document ids with /view_docs <proposal_id>, /view_global_docs or /my_docs.",
+            given=args[0][:40],
         ) from None
 
 
@@ -48,28 +54,39 @@ async def check_can_manage(context: BotContext, user_id: int, doc: DocumentInfo)
     await context.services.documents.check_can_manage(user_id, doc.id)
 
 
-def where(doc: DocumentInfo) -> str:
-    return f"proposal #{doc.proposal_id}" if doc.proposal_id is not None else "global"
+def where(tr: Translator, doc: DocumentInfo) -> str:
+    """Where a document belongs, as a short label: "proposal #3" or "global"."""
+    if doc.proposal_id is not None:
+        return tr("proposal #{id}", id=doc.proposal_id)
+    return tr("global")
 
 
 # -- lists ---------------------------------------------------------------------------------
 
 
-def _list_text(title: str, page: Page[DocumentInfo], context: BotContext, mine: bool) -> str:
-    tr = context.tr
+def _list_text(title: str, page: Page[DocumentInfo], tr: Translator, mine: bool) -> str:
     first = page.page * page.page_size + 1
-    lines = [f"<b>{title}</b> ({first}–{first + len(page.items) - 1} of {page.total})", ""]
+    counted = tr(
+        "<b>{title}</b> ({first}–{last} of {total})",
+        title=title,
+        first=first,
+        last=first + len(page.items) - 1,
+        total=page.total,
+    )
+    lines = [counted, ""]
     for doc in page.items:
-        extra = f" · {where(doc)}" if mine else ""
-        lines.append(
-            f"📄 <b>{h(doc.title)}</b>\n    {len(doc.content):,} characters{extra} · "
-            f"added {h(tr.when(doc.created_at))}"
+        length = len(doc.content)
+        size = tr.ngettext(
+            "{count} character", "{count} characters", length, count=tr.number(length)
         )
-    lines += ["", "Tap a document to read it."]
+        added = tr("added {when}", when=h(tr.when(doc.created_at)))
+        parts = [size, where(tr, doc), added] if mine else [size, added]
+        lines.append(f"📄 <b>{h(doc.title)}</b>\n    " + " · ".join(parts))
+    lines += ["", tr("Tap a document to read it.")]
     return "\n".join(lines)
 
 
-def _list_keyboard(page: Page[DocumentInfo], scope: str) -> InlineKeyboardMarkup:
+def _list_keyboard(page: Page[DocumentInfo], scope: str, tr: Translator) -> InlineKeyboardMarkup:
     rows = [
         [InlineKeyboardButton(f"📄 {doc.title}"[:60], callback_data=f"vd:{doc.id}")]
         for doc in page.items
@@ -77,10 +94,12 @@ def _list_keyboard(page: Page[DocumentInfo], scope: str) -> InlineKeyboardMarkup
     pager = []
     if page.has_previous:
         pager.append(
-            InlineKeyboardButton("◀ Previous", callback_data=f"dl:{scope}:{page.page - 1}")
+            InlineKeyboardButton(tr("◀ Previous"), callback_data=f"dl:{scope}:{page.page - 1}")
         )
     if page.has_next:
-        pager.append(InlineKeyboardButton("Next ▶", callback_data=f"dl:{scope}:{page.page + 1}"))
+        pager.append(
+            InlineKeyboardButton(tr("Next ▶"), callback_data=f"dl:{scope}:{page.page + 1}")
+        )
     if pager:
         rows.append(pager)
     return InlineKeyboardMarkup(rows)
@@ -89,33 +108,37 @@ def _list_keyboard(page: Page[DocumentInfo], scope: str) -> InlineKeyboardMarkup
 async def _show_list(update: Update, context: BotContext, scope: str, page_no: int) -> None:
     """``scope`` is "g" (global), "m" (the user's own) or "p<id>" (one proposal)."""
     services = context.services
+    tr = context.tr
     if scope == "g":
-        title = "Global documents"
-        empty = "There are no global documents yet. Admins add them with /add_global_doc."
+        title = tr("Global documents")
+        empty = tr("There are no global documents yet. Admins add them with /add_global_doc.")
         docs, total = await services.documents.list_documents(
             global_only=True, page=page_no, page_size=PAGE_SIZE
         )
     elif scope == "m":
-        title = "Documents you added"
-        empty = "You haven't added any documents. Add one to your proposal with /add_doc <id>."
+        title = tr("Documents you added")
+        empty = h(
+            tr("You haven't added any documents. Add one to your proposal with /add_doc <id>.")
+        )
         docs, total = await services.documents.list_documents(
             owner_id=user_of(update).telegram_id, page=page_no, page_size=PAGE_SIZE
         )
     else:
         proposal = await services.proposals.get(int(scope[1:]))
-        title = f"Documents of proposal #{proposal.id} “{h(proposal.title)}”"
-        empty = (
-            f"Proposal #{proposal.id} has no documents yet. "
-            f"Its proposer can add one with /add_doc {proposal.id}."
+        title = tr("Documents of proposal #{id} “{title}”", id=proposal.id, title=h(proposal.title))
+        empty = tr(
+            "Proposal #{id} has no documents yet. Its proposer can add one with /add_doc {id}.",
+            id=proposal.id,
         )
         docs, total = await services.documents.list_documents(
             proposal_id=proposal.id, page=page_no, page_size=PAGE_SIZE
         )
     page = Page(items=docs, page=page_no, page_size=PAGE_SIZE, total=total)
     if not docs:
-        text, markup = h(empty), None
+        text, markup = empty, None
     else:
-        text, markup = _list_text(title, page, context, scope == "m"), _list_keyboard(page, scope)
+        text = _list_text(title, page, tr, scope == "m")
+        markup = _list_keyboard(page, scope, tr)
     query = update.callback_query
     if query is not None:
         await query.answer()
@@ -195,28 +218,37 @@ def paginate(header: str, content: str, limit: int = MAX_MESSAGE) -> list[str]:
     return [page.rstrip("\n") for page in pages if page.strip()]  # blank texts are refused
 
 
-def render_header(doc: DocumentInfo, context: BotContext) -> str:
-    tr = context.tr
-    attached = (
-        f"proposal #{doc.proposal_id} (/view_proposal {doc.proposal_id})"
-        if doc.proposal_id is not None
-        else "global (all proposals)"
-    )
+CATEGORIES = {"proposal": N_("proposal"), "global": N_("global")}
+
+
+def render_header(doc: DocumentInfo, tr: Translator) -> str:
+    if doc.proposal_id is not None:
+        attached = tr("Attached to: proposal #{id} (/view_proposal {id})", id=doc.proposal_id)
+    else:
+        attached = tr("Attached to: global (all proposals)")
+    if doc.category is None:
+        category = tr("Category: none")
+    else:
+        known = CATEGORIES.get(doc.category)
+        shown = tr(known) if known is not None else doc.category  # an imported one's own
+        category = tr("Category: {category}", category=h(shown))
+    length = len(doc.content)
     lines = [
         f"📄 <b>{h(doc.title)}</b>",
-        f"Category: {h(doc.category or 'none')}",
-        f"Attached to: {attached}",
-        f"Added: {h(tr.when(doc.created_at))}",
+        category,
+        attached,
+        tr("Added: {when}", when=h(tr.when(doc.created_at))),
     ]
     if doc.source:
-        lines.append(f"Source: {h(doc.source)}")
-    lines.append(f"Id: <code>{doc.id}</code> · {len(doc.content):,} characters")
+        lines.append(tr("Source: {source}", source=h(doc.source)))
+    size = tr.ngettext("{count} character", "{count} characters", length, count=tr.number(length))
+    lines.append(f"{tr('Id: <code>{id}</code>', id=doc.id)} · {size}")
     return "\n".join(lines)
 
 
 async def _send_document(update: Update, context: BotContext, document_id: str) -> None:
     doc = await context.services.documents.get_document(document_id)
-    for page in paginate(render_header(doc, context), doc.content):
+    for page in paginate(render_header(doc, context.tr), doc.content):
         await reply(update, page)
 
 
@@ -237,18 +269,28 @@ async def _ask_delete(update: Update, context: BotContext, command: str) -> None
     doc_id = parse_document_id(context.args, command)
     doc = await context.services.documents.get_document(doc_id)
     await check_can_manage(context, user_of(update).telegram_id, doc)
+    tr = context.tr
     markup = InlineKeyboardMarkup(
         [
             [
-                InlineKeyboardButton("🗑 Yes, delete it", callback_data=f"dx:{doc.id}:y"),
-                InlineKeyboardButton("No, keep it", callback_data=f"dx:{doc.id}:n"),
+                InlineKeyboardButton(tr("🗑 Yes, delete it"), callback_data=f"dx:{doc.id}:y"),
+                InlineKeyboardButton(tr("No, keep it"), callback_data=f"dx:{doc.id}:n"),
             ]
         ]
     )
+    length, place = len(doc.content), where(tr, doc)
     await reply(
         update,
-        f"Delete the document “{h(doc.title)}” ({where(doc)}, {len(doc.content):,} characters)? "
-        "It is also removed from search. This can't be undone.",
+        tr.ngettext(
+            "Delete the document “{title}” ({where}, {count} character)? "
+            "It is also removed from search. This can't be undone.",
+            "Delete the document “{title}” ({where}, {count} characters)? "
+            "It is also removed from search. This can't be undone.",
+            length,
+            title=h(doc.title),
+            where=place,
+            count=tr.number(length),
+        ),
         markup,
     )
 
@@ -265,14 +307,20 @@ async def delete_button(update: Update, context: BotContext) -> None:
     query = update.callback_query
     assert query is not None and query.data is not None
     _, doc_id, answer = query.data.split(":")
+    tr = context.tr
     if answer == "n":
         await query.answer()
-        await query.edit_message_text("Kept. Nothing changed.")
+        await query.edit_message_text(tr("Kept. Nothing changed."))
         return
     doc = await context.services.documents.delete_document(user_of(update).telegram_id, doc_id)
-    await query.answer("Deleted.")
+    await query.answer(tr("Deleted."))
     await query.edit_message_text(
-        f"🗑 The document “{h(doc.title)}” ({where(doc)}) is deleted.", parse_mode=ParseMode.HTML
+        tr(
+            "🗑 The document “{title}” ({where}) is deleted.",
+            title=h(doc.title),
+            where=where(tr, doc),
+        ),
+        parse_mode=ParseMode.HTML,
     )
 
 

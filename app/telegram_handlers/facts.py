@@ -13,8 +13,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
-from app.core.graph_results import DISPLAYED
+from app.core.graph_results import DISPLAYED, FindFactsResult
 from app.domain.errors import ValidationError
+from app.domain.messages import N_
+from app.i18n import Translator
 from app.persistence.repositories.facts import Fact
 from app.telegram_handlers.common import reply, user_of
 from app.telegram_handlers.context import BotContext
@@ -23,23 +25,23 @@ from app.telegram_handlers.formatting import h
 FACT_DELETE = r"^fd:(\d{1,12})(?::(y|n))?$"
 
 HELP: list[tuple[str, str]] = [  # for /help and the command menu
-    ("facts", "What the knowledge graph knows about something: /facts <name>"),
-    ("add_fact", "Admins: add a fact: /add_fact Subject | predicate | Object"),
-    ("delete_fact", "Admins: delete a fact: /delete_fact Subject | predicate | Object"),
+    ("facts", N_("What the knowledge graph knows about something: /facts <name>")),
+    ("add_fact", N_("Admins: add a fact: /add_fact Subject | predicate | Object")),
+    ("delete_fact", N_("Admins: delete a fact: /delete_fact Subject | predicate | Object")),
 ]
 
 # Shown through the error handler, which escapes them: plain text only.
 USAGE = {
-    "add_fact": (
+    "add_fact": N_(
         "Please write the fact as: /add_fact Subject | predicate | Object\n"
         "optionally with a confidence from 0 to 1: /add_fact Einstein | invented | relativity | 0.9"
     ),
-    "delete_fact": (
+    "delete_fact": N_(
         "Please write the fact to delete as: /delete_fact Subject | predicate | Object\n"
         "or use the 🗑 buttons under /facts <name>."
     ),
 }
-NO_FACTS_HINT = (
+NO_FACTS_HINT = N_(
     "Check the spelling of the name (capitals don't matter), or ask in plain words with /ask."
 )
 
@@ -62,6 +64,18 @@ def _show(fact: Fact) -> str:
     return f"<b>{h(fact.subject)}</b> {h(fact.predicate)} <b>{h(fact.object)}</b>"
 
 
+def _found(tr: Translator, result: FindFactsResult) -> str:
+    """FindFactsResult.message in the member's language: a count, then numbered facts."""
+    facts = result.facts
+    lines = [tr.ngettext("Found {n} fact:", "Found {n} facts:", len(facts))]
+    lines += [f"{i}. {f.subject} {f.predicate} {f.object}" for i, f in enumerate(facts, 1)]
+    lines = lines[: DISPLAYED + 1]
+    if len(facts) > DISPLAYED:
+        more = len(facts) - DISPLAYED
+        lines.append(tr.ngettext("... and {n} more", "... and {n} more", more))
+    return "\n".join(lines)
+
+
 async def add_fact(update: Update, context: BotContext) -> None:
     graph = context.services.graph
     user_id = user_of(update).telegram_id
@@ -69,18 +83,25 @@ async def add_fact(update: Update, context: BotContext) -> None:
     subject, predicate, obj, *rest = _triple(update, "add_fact")
     stored = await graph.add_fact(user_id, subject, predicate, obj, rest[0] if rest else 1.0)
     fact = stored.fact
-    verb = "Stored" if stored.created else "Already known; updated"
-    await reply(update, f"✅ {verb}: {_show(fact)} (confidence {fact.confidence:g})")
+    tr = context.tr
+    values = {"fact": _show(fact), "confidence": f"{fact.confidence:g}"}
+    if stored.created:
+        text = tr("✅ Stored: {fact} (confidence {confidence})", **values)
+    else:
+        text = tr("✅ Already known; updated: {fact} (confidence {confidence})", **values)
+    await reply(update, text)
 
 
 async def facts_command(update: Update, context: BotContext) -> None:
     graph = context.services.graph
+    tr = context.tr
     entity = _argument_text(update)
     if not entity:
         raise ValidationError("Which name? For example: /facts Einstein")
     result = await graph.facts_about(entity)
     if not result.facts:
-        await reply(update, f"{h(result.message)} about “{h(entity)}”.\n{h(NO_FACTS_HINT)}")
+        empty = tr("No facts found matching your query about “{name}”.", name=h(entity))
+        await reply(update, f"{empty}\n{h(tr(NO_FACTS_HINT))}")
         return
     markup = None
     if graph.is_admin(user_of(update).telegram_id):
@@ -89,7 +110,7 @@ async def facts_command(update: Update, context: BotContext) -> None:
             [[InlineKeyboardButton(f"🗑 {i}", callback_data=f"fd:{fact.id}")
               for i, fact in enumerate(shown, 1)]]
         )  # fmt: skip
-    await reply(update, h(result.message), markup)
+    await reply(update, h(_found(tr, result)), markup)
 
 
 async def delete_fact(update: Update, context: BotContext) -> None:
@@ -98,7 +119,7 @@ async def delete_fact(update: Update, context: BotContext) -> None:
     graph.require_admin(user_id, "delete facts")
     subject, predicate, obj, *_ = _triple(update, "delete_fact")
     fact = await graph.delete_fact(user_id, subject, predicate, obj)
-    await reply(update, f"🗑 Deleted: {_show(fact)}")
+    await reply(update, context.tr("🗑 Deleted: {fact}", fact=_show(fact)))
 
 
 async def delete_button(update: Update, context: BotContext) -> None:
@@ -109,25 +130,28 @@ async def delete_button(update: Update, context: BotContext) -> None:
     graph = context.services.graph
     user_id = user_of(update).telegram_id
     graph.require_admin(user_id, "delete facts")
+    tr = context.tr
     if not answer:
         fact = await graph.get_fact(int(fact_id))
         await query.answer()
         await reply(
             update,
-            f"Delete the fact {_show(fact)}?",
+            tr("Delete the fact {fact}?", fact=_show(fact)),
             InlineKeyboardMarkup(
-                [[InlineKeyboardButton("Yes, delete", callback_data=f"fd:{fact.id}:y"),
-                  InlineKeyboardButton("No", callback_data=f"fd:{fact.id}:n")]]
+                [[InlineKeyboardButton(tr("Yes, delete"), callback_data=f"fd:{fact.id}:y"),
+                  InlineKeyboardButton(tr("No"), callback_data=f"fd:{fact.id}:n")]]
             ),
         )  # fmt: skip
         return
     if answer == ["n"]:
         await query.answer()
-        await query.edit_message_text("Kept. Nothing changed.")
+        await query.edit_message_text(tr("Kept. Nothing changed."))
         return
     fact = await graph.delete_fact_by_id(user_id, int(fact_id))
-    await query.answer("Deleted.")
-    await query.edit_message_text(f"🗑 Deleted: {_show(fact)}", parse_mode=ParseMode.HTML)
+    await query.answer(tr("Deleted."))
+    await query.edit_message_text(
+        tr("🗑 Deleted: {fact}", fact=_show(fact)), parse_mode=ParseMode.HTML
+    )
 
 
 def handlers() -> list[BaseHandler[Any, BotContext, Any]]:
