@@ -46,12 +46,13 @@ def test_readyz_wants_migrations_at_head(deployment: Deployment) -> None:
     bot = deployment.start()
     bot.wait_healthy()
     assert bot.get("/readyz")[0] == 200
+    [(head,)] = deployment.sql("SELECT version_num FROM alembic_version")
     deployment.sql("UPDATE alembic_version SET version_num = '0006'")
     try:
         status, body = bot.get("/readyz")
-    finally:  # the PostgreSQL database is shared by the run's tests
-        deployment.sql("UPDATE alembic_version SET version_num = '0007'")
-    assert status == 503 and "migrations: database at 0006, code at 0007" in body
+    finally:  # the PostgreSQL database is shared by the run's tests: put the head back
+        deployment.sql("UPDATE alembic_version SET version_num = :head", head=head)
+    assert status == 503 and f"migrations: database at 0006, code at {head}" in body
     assert bot.get("/readyz")[0] == 200
     assert bot.terminate() == 0
 
