@@ -6,9 +6,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatAction
 from telegram.ext import BaseHandler, CommandHandler, filters
 
-from app.core.ask.context_service import MAX_QUESTION
+from app.core.ask.context_service import HOW_TO_ASK, MAX_QUESTION
 from app.core.ask.models import AskResponse
-from app.domain.messages import N_
 from app.telegram_handlers import start
 from app.telegram_handlers.common import reply
 from app.telegram_handlers.context import BotContext
@@ -16,17 +15,6 @@ from app.telegram_handlers.formatting import h
 from app.telegram_handlers.keyboards import deep_link
 
 MAX_BUTTONS = 6
-# The usage hint /ask alone answers (the same English as ContextService's HOW_TO_ASK).
-HOW_TO_ASK = N_(
-    "Ask me anything about this community's proposals, documents and facts, "
-    "in plain words. For example:\n"
-    "• /ask which open proposals about funding were created this month?\n"
-    "• /ask what closes this week?\n"
-    "• /ask who proposed the pizza party?\n"
-    "• /ask how does parking work?\n"
-    "• /ask #12 what are the options?  (about one proposal)\n"
-    "Questions can be up to {limit} characters."
-)
 
 
 def _question(update: Update) -> str:

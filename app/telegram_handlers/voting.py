@@ -15,7 +15,7 @@ from telegram.ext import (
     filters,
 )
 
-from app.core.ask.context_service import HOW_TO_ASK
+from app.core.ask.context_service import HOW_TO_ASK, MAX_QUESTION
 from app.core.validation import MAX_SUBMISSION
 from app.domain.errors import CoordBotError, ValidationError
 from app.i18n import Translator
@@ -82,7 +82,7 @@ async def submit_command(update: Update, context: BotContext) -> int:
 async def start_deep_link(update: Update, context: BotContext) -> int:
     payload = (context.args or [""])[0]
     if payload == "ask":  # from the button under /ask in a group
-        await reply(update, h(HOW_TO_ASK))
+        await reply(update, h(context.tr(HOW_TO_ASK, limit=MAX_QUESTION)))
         return ConversationHandler.END
     if not payload.startswith("submit_"):
         await start(update, context)

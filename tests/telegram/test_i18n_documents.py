@@ -3,14 +3,12 @@ can reach is translated; only member content (titles, texts, file names, facts) 
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
 from typing import Any
 
 from app.telegram_handlers.documents import HELP as DOCUMENT_HELP
 from app.telegram_handlers.facts import HELP as FACT_HELP
 from tests.conftest import ADMIN_ID, BotHarness
-from tests.support import i18n
+from tests.support.i18n import assert_translated
 from tests.telegram.helpers import create_via_bot
 from tests.telegram.test_documents import (
     PIZZA_TEXT,
@@ -40,20 +38,6 @@ MEMBER_CONTENT = [
     "Nobel_Prize",
     "won",
 ]
-
-
-_INNERMOST = re.compile(r"⟦[^⟦⟧]*⟧")
-
-
-def assert_translated(texts: Iterable[str], allowed: Iterable[str] = ()) -> None:
-    """tests.support.i18n's check, for sentences with translated values inside translated
-    sentences (“{where}”, “{when}”): ⟦a ⟦b⟧ c⟧ is taken apart from the inside out."""
-    flat = []
-    for text in texts:
-        while (stripped := _INNERMOST.sub(" ", text)) != text:
-            text = stripped
-        flat.append(text)
-    i18n.assert_translated(flat, allowed)
 
 
 def _everyone_speaks_pseudo(bot: BotHarness) -> int:

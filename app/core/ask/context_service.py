@@ -44,6 +44,7 @@ from app.core.graph_results import AskResult
 from app.core.graph_service import GraphService
 from app.domain.clock import Clock
 from app.domain.errors import NotFoundError, ValidationError
+from app.domain.messages import N_
 from app.domain.models import Proposal
 from app.nlp.date_ranges import AmbiguousDateError, read_date_range
 from app.persistence.database import Database
@@ -59,7 +60,8 @@ DOC_MARGIN = 0.15  # keep passages near the best one
 FACTS_SHOWN = 8
 SELF = {"me", "i", "my", "myself", "mine"}
 
-HOW_TO_ASK = (
+# The usage hint; a front door fills in ``limit`` (MAX_QUESTION) in its reader's language.
+HOW_TO_ASK = N_(
     "Ask me anything about this community's proposals, documents and facts, "
     "in plain words. For example:\n"
     "• /ask which open proposals about funding were created this month?\n"
@@ -67,14 +69,14 @@ HOW_TO_ASK = (
     "• /ask who proposed the pizza party?\n"
     "• /ask how does parking work?\n"
     "• /ask #12 what are the options?  (about one proposal)\n"
-    f"Questions can be up to {MAX_QUESTION} characters."
+    "Questions can be up to {limit} characters."
 )
 
 
 def check_question(question: str | None) -> str:
     text = " ".join((question or "").split())
     if not text:
-        raise ValidationError(HOW_TO_ASK)
+        raise ValidationError(HOW_TO_ASK, limit=MAX_QUESTION)
     if len(text) > MAX_QUESTION:
         raise ValidationError(
             f"That question is {len(text)} characters long; I can take up to {MAX_QUESTION}. "
