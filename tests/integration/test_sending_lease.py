@@ -38,8 +38,11 @@ async def test_one_holder_then_takeover_frees_the_dead_holders_claims(
         assert first._conn is not None
         pid = await first._conn.scalar(text("SELECT pg_backend_pid()"))
         await first._conn.commit()
+        # With a timeout the call waits until the backend has exited (PostgreSQL 14+):
+        # the lock goes with the process, not with the signal.
         async with other_db.transaction() as session:
-            await session.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
+            ended = await session.scalar(text("SELECT pg_terminate_backend(:p, 10000)"), {"p": pid})
+        assert ended, "the old holder's backend exited"
         assert await second.hold() and second.taken_over()
         assert not await first.hold(), "the old holder notices it lost the lease"
         async with other_db.transaction() as session:
