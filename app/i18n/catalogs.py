@@ -71,6 +71,24 @@ def translations(language: str) -> gettext.NullTranslations:
         return compile_po(handle, language)
 
 
+@cache
+def sentences(language: str) -> tuple[str, ...]:
+    """Every sentence of ``language``'s catalog (the template's for English): a small
+    corpus of the language, e.g. to tell its common words from its rare ones."""
+    path = LOCALES_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if language == SOURCE_LANGUAGE or not path.exists():
+        path = LOCALES_DIR / f"{DOMAIN}.pot"
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale=None if path.suffix == ".pot" else language)
+    out: list[str] = []
+    for message in catalog:
+        if not message.id:
+            continue
+        text = message.string if path.suffix == ".po" else message.id
+        out += [t for t in (text if isinstance(text, tuple) else (text,)) if t]
+    return tuple(out)
+
+
 def compile_po(source: BinaryIO, language: str) -> gettext.GNUTranslations:
     """A .po file as gettext reads it; fuzzy and empty entries fall back to English."""
     catalog = read_po(source, locale=language)

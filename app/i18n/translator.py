@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import gettext
-from datetime import datetime
+from datetime import date, datetime
 from functools import cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from babel import Locale
-from babel.dates import format_datetime
+from babel.dates import format_date, format_datetime
 from babel.numbers import format_decimal, format_percent
 
-from app.domain.messages import Text, fill
+from app.domain.messages import Text, Weekday, fill
 from app.i18n.catalogs import (
     PSEUDO,
     SOURCE_LANGUAGE,
@@ -38,11 +38,26 @@ class Translator:
         )
 
     def __call__(self, message: str, **params: Any) -> str:
-        return fill(self._catalog.gettext(message), params)
+        return fill(self._catalog.gettext(message), self._values(params))
 
     def ngettext(self, singular: str, plural: str, n: int, **params: Any) -> str:
         """The form of the sentence for ``n`` (Russian has three); ``{n}`` is filled in."""
-        return fill(self._catalog.ngettext(singular, plural, n), params, n)
+        return fill(self._catalog.ngettext(singular, plural, n), self._values(params), n)
+
+    def _values(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Values that are language too (a nested sentence, a day, a weekday) in this one."""
+        return {name: self._value(value) for name, value in params.items()}
+
+    def _value(self, value: Any) -> Any:
+        if isinstance(value, Text):
+            return self.text(value)
+        if isinstance(value, Weekday):
+            shown = self.locale.days["format"]["wide"][int(value)]
+        elif isinstance(value, date) and not isinstance(value, datetime):
+            shown = format_date(value, "long", locale=self.locale)
+        else:
+            return value
+        return wrap(shown) if self.pseudo else shown
 
     def text(self, text: Text) -> str:
         if text.plural is not None and text.count is not None:

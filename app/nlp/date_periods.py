@@ -15,6 +15,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo
 
+from app.domain.messages import Text
 from app.nlp import date_words as w
 
 Direction = Literal["past", "future", "nearest"]
@@ -35,7 +36,12 @@ class DateRange:
 
 
 class AmbiguousDateError(ValueError):
-    """The phrase names a date, but not one day: its weekday and date never agree."""
+    """The phrase names a date, but not one day: its weekday and date never agree.
+    ``reason`` says why, as a sentence each language renders."""
+
+    def __init__(self, reason: Text) -> None:
+        self.reason = reason
+        super().__init__(reason.english())
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 
 import dateparser
 
+from app.domain.messages import N_, Text, Weekday
 from app.nlp import date_words as w
 from app.nlp.date_periods import (
     DIRECTIONS,
@@ -134,7 +135,9 @@ def _date(m: re.Match[str], ctx: Ctx, after: date | None) -> Span | None:
             month, day = day, month
         found = day_span(year, month, day)
         if found and wd is not None and found[0].weekday() != wd:
-            raise AmbiguousDateError(f"{found[0]:%B %-d, %Y} is not a {w.WEEKDAYS[wd].title()}")
+            raise AmbiguousDateError(
+                Text(N_("{date} is not a {weekday}"), {"date": found[0], "weekday": Weekday(wd)})
+            )
         return found
     if groups.get("mon"):
         month = w.month_number(m["mon"])
@@ -151,7 +154,9 @@ def _date(m: re.Match[str], ctx: Ctx, after: date | None) -> Span | None:
         return pick(spans, ctx, after)
     agree = [s for s in spans if s is not None and s[0].weekday() == wd]
     if not agree:
-        raise AmbiguousDateError(f"no {w.WEEKDAYS[wd].title()} near today falls on that date")
+        raise AmbiguousDateError(
+            Text(N_("no {weekday} near today falls on that date"), {"weekday": Weekday(wd)})
+        )
     if groups.get("mon"):  # the year where they agree, whatever the direction
         return pick(agree, ctx, after) or pick(agree, with_direction(ctx, "nearest"))
     return pick(agree, ctx, after)

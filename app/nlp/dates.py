@@ -77,14 +77,7 @@ def _one_day(text: str, now: datetime, zone: ZoneInfo) -> datetime | None:
     """A day named without a time ("Tue the 8th", "Friday next week", "Sept 8"), read
     towards the future, by 23:59 local; "end of the month" means its last day. A
     weekday that contradicts its date is refused rather than guessed."""
-    try:
-        found = read_date_range(text, now, zone.key, "future")
-    except AmbiguousDateError as exc:
-        raise DateParseError(
-            "'{text}' is ambiguous: {reason}. Please give the date again.",
-            text=text,
-            reason=str(exc),
-        ) from exc
+    found = read_date_range(text, now, zone.key, "future")  # AmbiguousDateError goes up
     if found is None or found.start is None or found.end is None:
         return None
     first = found.start.astimezone(zone).date()
@@ -111,6 +104,12 @@ def parse_deadline(text: str, now: datetime, tz: str, language: str = "en") -> d
         found = _read_deadline(w.normalize(to_english(text, language)), now, zone)
         if found is None and language != "en":
             found = _read_deadline(w.normalize(text), now, zone, language.split("_")[0])
+    except AmbiguousDateError as exc:  # echo the phrase as the member wrote it
+        raise DateParseError(
+            "'{text}' is ambiguous: {reason}. Please give the date again.",
+            text=text.strip(),
+            reason=exc.reason,
+        ) from exc
     except (ValueError, OverflowError):  # "99999999 days" runs off the calendar
         found = None
     if found is None:

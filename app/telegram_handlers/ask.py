@@ -74,7 +74,7 @@ async def help_command(update: Update, context: BotContext) -> None:
     if not question:
         await start.help_command(update, context)
         return
-    response = await context.services.context.answer_help(question)
+    response = await context.services.context.answer_help(question, context.tr.language)
     await _send(update, context, response)
 
 

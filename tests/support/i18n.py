@@ -28,3 +28,25 @@ def assert_translated(texts: Iterable[str], allowed: Iterable[str] = ()) -> None
     allowed = list(allowed)
     escaped = {text: words for text in texts if (words := untranslated(text, allowed))}
     assert not escaped, f"member-visible words escaped translation: {escaped}"
+
+
+# Words English sentences are made of and Spanish, Portuguese and Russian ones are not.
+_ENGLISH = frozenset(
+    "the you your is are to of and for with this that has have was will be it not please "
+    "here what which how can there from by an my any".split()
+)
+
+
+def english_words(text: str, allowed: Iterable[str] = ()) -> list[str]:
+    """English function words in ``text`` outside member content, tags and /commands."""
+    rest = _COMMAND.sub(" ", _TAG.sub(" ", text))
+    for value in sorted(allowed, key=len, reverse=True):
+        rest = rest.replace(value, " ")
+    return [word for word in _WORD.findall(rest.casefold()) if word in _ENGLISH]
+
+
+def assert_no_english(texts: Iterable[str], allowed: Iterable[str] = ()) -> None:
+    """No text reads as an English sentence (two or more English function words)."""
+    allowed = list(allowed)
+    english = {text: words for text in texts if len(words := english_words(text, allowed)) > 1}
+    assert not english, f"English in a translated conversation: {english}"

@@ -29,16 +29,15 @@ from app.core.ask import answers as say
 from app.core.ask import knowledge_answers, routing
 from app.core.ask.analysis import (
     HOW_TO,
-    INTENT_DOCS,
     INTENT_PROPOSALS,
     AskAnalysis,
     analyze_question,
     date_direction,
 )
+from app.core.ask.help import HelpIndex
 from app.core.ask.knowledge_answers import RELATED_DOC
 from app.core.ask.models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
 from app.core.ask.proposal_search import ProposalSearch, SearchOutcome, keyword_terms
-from app.core.command_reference import HelpEntry, HelpIndex
 from app.core.document_service import DocumentService
 from app.core.graph_results import AskResult
 from app.core.graph_service import GraphService
@@ -79,8 +78,10 @@ def check_question(question: str | None) -> str:
         raise ValidationError(HOW_TO_ASK, limit=MAX_QUESTION)
     if len(text) > MAX_QUESTION:
         raise ValidationError(
-            f"That question is {len(text)} characters long; I can take up to {MAX_QUESTION}. "
-            "Please shorten it, or split it into two questions."
+            "That question is {length} characters long; I can take up to {limit}. "
+            "Please shorten it, or split it into two questions.",
+            length=len(text),
+            limit=MAX_QUESTION,
         )
     return text
 
@@ -104,7 +105,7 @@ class ContextService:
         self.llm = llm
         self.tz = timezone
         self.search = ProposalSearch(db, vectors)
-        self.help = HelpIndex(vectors.embed)
+        self.help = HelpIndex(vectors.embed, timezone)
 
     async def handle_intelligent_ask(
         self, question: str | None, *, user_id: int | None = None
@@ -165,32 +166,12 @@ class ContextService:
             documents=hits,
         )
 
-    async def answer_help(self, question: str | None) -> AskResponse:
-        """/help <question>: the same retrieval and answer steps, over the bot's manual."""
+    async def answer_help(self, question: str | None, language: str = "en") -> AskResponse:
+        """/help <question>: the same retrieval and answer steps, over the bot's manual,
+        in ``language`` (a catalog name; the manual is translated with the rest)."""
         text = check_question(question)
-        entries = await self.help.best(text, await self._embed(text))
-        return await self._help(text, entries)
-
-    async def _help(self, text: str, entries: list[HelpEntry]) -> AskResponse:
-        if not entries:
-            return AskResponse(
-                question=text,
-                intent=INTENT_DOCS,
-                answer="I couldn't find a command for that. Send /help for the full list, "
-                "or /ask to ask about proposals and documents.",
-            )
-        first = entries[0]
-        context = AnswerContext(
-            question=text,
-            lead=f"{first.text} Use: {first.usage}",
-            evidence=[f"/{e.command}: {e.usage}. {e.text}" for e in entries],
-        )
-        lines = [await self.llm.write_lead(context)]
-        if len(entries) > 1:
-            lines.append("Related: " + "; ".join(f"{e.usage} ({e.text.split('.')[0].lower()})"
-                                                  for e in entries[1:]))  # fmt: skip
-        lines.append("How I found this: I looked your question up in my command reference.")
-        return AskResponse(question=text, intent=INTENT_DOCS, answer="\n\n".join(lines))
+        entries = await self.help.best(text, await self._embed(text), language)
+        return await self.help.answer(text, entries, self.llm, language)
 
     # -- proposals -------------------------------------------------------------------
 
@@ -261,7 +242,9 @@ class ContextService:
         if route.source == "proposals":
             return await self._proposals(text, filters, keywords, outcome, passages, notes, route)
         if route.source == "help":
-            return await self._help(text, await self.help.best(text, embedding))
+            return await self.help.answer(
+                text, await self.help.best(text, embedding), self.llm, "en"
+            )
         if route.source == "facts" and facts is not None:
             return await knowledge_answers.facts(text, facts, passages, self.llm, route.why)
         if route.source == "documents":
