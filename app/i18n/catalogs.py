@@ -85,7 +85,8 @@ def sentences(language: str) -> tuple[str, ...]:
         if not message.id:
             continue
         text = message.string if path.suffix == ".po" else message.id
-        out += [t for t in (text if isinstance(text, tuple) else (text,)) if t]
+        forms = text if isinstance(text, (tuple, list)) else (text,)
+        out += [str(form) for form in forms if form]
     return tuple(out)
 
 

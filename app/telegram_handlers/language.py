@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from babel import Locale
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.ext import CallbackQueryHandler, CommandHandler, TypeHandler, filters
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, TypeHandler, filters
 
 from app.container import Container
 from app.i18n import PSEUDO, SOURCE_LANGUAGE, Translator, available_languages, normalize, translator
@@ -81,13 +81,13 @@ async def choose_button(update: Update, context: BotContext) -> None:
     await query.edit_message_text(text)
 
 
-def handlers() -> list[object]:
+def handlers() -> list[BaseHandler]:  # type: ignore[type-arg]
     return [
         CommandHandler("language", language_command, filters=filters.ChatType.PRIVATE),
         CallbackQueryHandler(choose_button, pattern=CHOOSE),
     ]
 
 
-def resolver() -> TypeHandler[Update, BotContext]:
+def resolver() -> TypeHandler[Update, BotContext, None]:
     """Runs first for every update (group -1), so every handler has ``context.tr``."""
     return TypeHandler(Update, resolve)

@@ -24,6 +24,8 @@ from mcp.client.stdio import stdio_client as stdio_client_transport
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult
 
+from tests.support.net import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = Path(__file__).with_name("community.json")
 START_TIMEOUT = 60.0
@@ -58,12 +60,6 @@ async def http_client(url: str, token: str | None) -> AsyncIterator[Client]:
         transport = streamable_http_client(url, http_client=http)
         async with Client(transport, read_timeout_seconds=120) as client:
             yield client
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @contextmanager

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,16 +24,11 @@ from sqlalchemy import text
 from app.persistence.database import Database
 from tests.conftest import _off_loop
 from tests.support.botapi import BotApiStandIn, running_stand_in
+from tests.support.net import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CHANNEL = -1001234567890
 ADMIN = 4242
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def http_get(url: str, timeout: float = 5.0) -> tuple[int, str]:

@@ -84,9 +84,15 @@ def test_metrics_move_with_traffic(deployment: Deployment) -> None:
     api.wait_for(lambda: len(api.texts(1002)) >= 1, what="the /ask answer")
 
     def moved() -> str | None:
+        """Counted once each update's handling ends, which is just after its reply is
+        sent: wait for the last ones (the /ask message and its timing) to be counted."""
         text = bot.get("/metrics")[1]
-        return text if 'coordbot_update_seconds_count{group="command"}' in text and metric(
-            text, 'coordbot_updates_total{kind="callback_query"}', 0) >= 1 else None  # fmt: skip
+        counted = (
+            metric(text, 'coordbot_updates_total{kind="callback_query"}', 0) >= 1
+            and metric(text, 'coordbot_updates_total{kind="message"}', 0) >= 5
+            and metric(text, "coordbot_ask_seconds_count", 0) >= 1
+        )
+        return text if counted else None
 
     body = wait_until(moved, what="metrics to move")
     assert metric(body, 'coordbot_updates_total{kind="message"}') >= 5

@@ -88,7 +88,7 @@ class UserRepository:
         rows = await self.session.execute(
             select(UserRow.telegram_id, UserRow.language).where(UserRow.language.is_not(None))
         )
-        return {telegram_id: language for telegram_id, language in rows}
+        return {telegram_id: language for telegram_id, language in rows if language}
 
     async def get(self, telegram_id: int) -> User | None:
         row = await self.session.get(UserRow, telegram_id)
