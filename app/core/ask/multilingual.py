@@ -85,8 +85,11 @@ def _search(pattern: re.Pattern[str] | None, text: str) -> re.Match[str] | None:
 
 def english_phrase(phrase: str, language: str) -> str:
     """A date phrase in ``language`` as the English date reader wants it."""
-    if language == "en":
+    cues = load(language)
+    if language == "en" or cues is None:
         return phrase
+    for pattern, replacement in cues.date_rewrites:
+        phrase = re.sub(pattern, replacement, phrase, flags=re.I)
     said = to_english(phrase, language)
     said = re.sub(r"\bmay\b", "May", said)  # a lone month is only read capitalised
     found, _ = extract_date_phrase(said)

@@ -44,6 +44,9 @@ class Cues:
     self_proposer: str = ""  # the asker means themselves
     not_names: frozenset[str] = field(default_factory=frozenset)
     filler: frozenset[str] = field(default_factory=frozenset)  # question words, not topics
+    # Rewrites applied before the date lexicon (app/nlp/date_lexicon.py), for date
+    # words the lexicon drops but the English reader needs: Russian "в мае" -> "in мае".
+    date_rewrites: tuple[tuple[str, str], ...] = ()
 
 
 TABLES = {"en": "en", "es": "es", "ru": "ru", "pt_BR": "pt_br"}

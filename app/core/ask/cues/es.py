@@ -27,7 +27,7 @@ CUES = Cues(
     proposal_words=(
         r"propuestas?|propon\w*|propus\w*|propuso|votaci(?:ón|ones)|votos?|votar|votad[oa]s?|"
         r"encuestas?|sondeos?|iniciativas?|sugerencias?|ideas?|decisi(?:ón|ones)|plazos?|"
-        r"fechas? l[ií]mite"
+        r"fechas? l[ií]mite|decidi\w*|decid[eo]n?"
     ),
     doc_words=(
         r"pol[ií]ticas?|reglas?|normas?|reglamentos?|gu[ií]as?|manual(?:es)?|documentos?|"
@@ -88,7 +88,8 @@ CUES = Cues(
         """
         propuesta propuestas encuesta encuestas votación votaciones voto votos iniciativa
         iniciativas sugerencia sugerencias idea ideas decisión decisiones plazo plazos
-        estado estados comunidad miembros gente alguien
+        estado estados comunidad miembros gente alguien menciona mencionan mencione
+        mencionen habla hablan trata tratan contiene contienen incluye incluyen
         """.split()
     ),
 )

@@ -27,7 +27,8 @@ CUES = Cues(
     ),
     proposal_words=(
         r"propostas?|propor|propus\w*|propôs|propuseram|vota[çc](?:ão|ões)|votos?|votar|"
-        r"enquetes?|pesquisas?|iniciativas?|sugest(?:ão|ões)|ideias?|decis(?:ão|ões)|prazos?"
+        r"enquetes?|pesquisas?|iniciativas?|sugest(?:ão|ões)|ideias?|decis(?:ão|ões)|prazos?|"
+        r"decidi\w*|decid[eo]m?"
     ),
     doc_words=(
         r"pol[ií]ticas?|regras?|normas?|regulamentos?|guias?|manua(?:l|is)|documentos?|"
@@ -87,7 +88,8 @@ CUES = Cues(
         """
         proposta propostas enquete enquetes votação votações voto votos iniciativa
         iniciativas sugestão sugestões ideia ideias decisão decisões prazo prazos status
-        estado comunidade membros pessoas
+        estado comunidade membros pessoas menciona mencionam mencione falam fala trata
+        tratam contém contêm inclui incluem
         """.split()
     ),
 )
