@@ -225,16 +225,22 @@ def proposals_how(
     if keywords:
         where = tr("those") if filters.active else tr("all proposals")
         if total and by_meaning:
-            how = tr(
-                "searched {where} for “{words}” by words and by meaning: {by_words} matched "
+            how = tr.ngettext(
+                "searched {where} for “{words}” by words and by meaning: {n} matched "
                 "the words, {by_meaning} the meaning",
-                where=where, words=keywords, by_words=by_words, by_meaning=by_meaning,
+                "searched {where} for “{words}” by words and by meaning: {n} matched "
+                "the words, {by_meaning} the meaning",
+                by_words,
+                where=where, words=keywords, by_meaning=by_meaning,
             )  # fmt: skip
         elif total:
-            how = tr(
-                "searched {where} for “{words}” by words and by meaning: {by_words} matched "
+            how = tr.ngettext(
+                "searched {where} for “{words}” by words and by meaning: {n} matched "
                 "the words",
-                where=where, words=keywords, by_words=by_words,
+                "searched {where} for “{words}” by words and by meaning: {n} matched "
+                "the words",
+                by_words,
+                where=where, words=keywords,
             )  # fmt: skip
         else:
             how = tr(

@@ -163,6 +163,8 @@ class ProposalSearch:
         terms = keyword_terms(keywords)
         if not terms:
             return await self._filtered(filters)
+        if not self._means_in(language):
+            embedding = None  # meaning would mislead: words alone decide
         hits = []
         if embedding is not None:
             hits = await self.vectors.query(
@@ -232,6 +234,12 @@ class ProposalSearch:
             ranked.append(Ranked(proposal, round(score, 4), coverage, sim, topic))
         ranked.sort(key=lambda r: (-r.score, -r.proposal.id))
         return SearchOutcome(ranked, len(ranked), filtered_total, words, meaning)
+
+    def _means_in(self, language: str) -> bool:
+        """Whether the embedding model's closeness means something in ``language``
+        (the bundled model is English-only; an OpenAI-compatible one may be any)."""
+        languages = getattr(self.vectors.embedder, "languages", None)
+        return languages is None or language in languages
 
     async def _filtered(self, filters: AskFilters) -> SearchOutcome:
         """No keywords: the filtered set itself, the most relevant first (soonest

@@ -1,0 +1,80 @@
+"""/ask through the Application in Spanish, Russian and Portuguese (offline backend):
+the question is read in its language and the whole answer is written in it, with the
+proposal ids cited and their buttons."""
+
+from __future__ import annotations
+
+from tests.conftest import BotHarness
+from tests.telegram.helpers import create_via_bot
+
+ASKER = 1002
+
+
+def _vp(bot: BotHarness) -> list[str]:
+    return [b["callback_data"] for b in bot.buttons() if b["callback_data"].startswith("vp:")]
+
+
+async def test_spanish_question_spanish_answer(bot: BotHarness) -> None:
+    park = await create_via_bot(
+        bot, "Nuevo parque infantil; Construir un parque en el patio; Sí, No"
+    )
+    pizza = await create_via_bot(bot, "Fiesta de pizza; Pizza el viernes en la planta 4; Sí, No")
+    bot.speaks("es", ASKER)
+    [answer] = await bot.send("/ask ¿Qué propuestas abiertas hay sobre parques?", user_id=ASKER)
+    print(answer)
+    assert answer.startswith("Encontré 1 propuesta abierta sobre «parques».")
+    assert f"#{park} Nuevo parque infantil (abierta hasta " in answer
+    assert f"#{pizza} " not in answer
+    assert "de opción múltiple; propuesta por @alice el " in answer
+    assert "Cómo lo encontré: Filtré por propuestas abiertas (2 propuestas), luego busqué" in answer
+    assert "Respondí con las propuestas porque" in answer
+    assert f"(p. ej. /my_vote {park})" in answer
+    assert "How I found this" not in answer and "proposed by" not in answer
+    assert _vp(bot) == [f"vp:{park}"]
+
+    [answer] = await bot.send("/ask ¿Quién propuso la fiesta de pizza?", user_id=ASKER)
+    assert answer.startswith(f"«Fiesta de pizza» (#{pizza}) fue propuesta por @alice.")
+
+
+async def test_russian_question_russian_answer(bot: BotHarness) -> None:
+    bikes = await create_via_bot(bot, "Парковка для велосипедов; Стойки у входа; Да, Нет")
+    await create_via_bot(bot, "Новая библиотека; Полки в холле; Да, Нет")
+    bot.speaks("ru", ASKER)
+    [answer] = await bot.send("/ask какие предложения о велосипедах?", user_id=ASKER)
+    print(answer)
+    assert answer.startswith("Я нашёл 1 предложение о «велосипедах».")
+    assert f"#{bikes} Парковка для велосипедов (открыто до " in answer
+    assert "Как я это нашёл:" in answer and "How I found this" not in answer
+    assert _vp(bot) == [f"vp:{bikes}"]
+
+    [answer] = await bot.send("/ask предложения о путешествиях во времени", user_id=ASKER)
+    assert answer.startswith("Я не нашёл предложений по вашему запросу:")
+    assert "Откройте /proposals, чтобы посмотреть всё" in answer
+
+
+async def test_portuguese_question_with_a_date_and_a_status(bot: BotHarness) -> None:
+    first = await create_via_bot(bot, "Horta comunitária; Plantar no telhado; Sim, Não")
+    second = await create_via_bot(bot, "Festa junina; Festa no pátio; Sim, Não")
+    bot.speaks("pt-BR", ASKER)
+    [answer] = await bot.send(
+        "/ask quais propostas abertas foram criadas esta semana?", user_id=ASKER
+    )
+    print(answer)
+    assert answer.startswith("Encontrei 2 propostas abertas criadas entre ")
+    assert f"#{first} Horta comunitária (aberta até " in answer
+    assert f"#{second} Festa junina" in answer
+    assert "Como encontrei: Filtrei por propostas abertas criadas entre " in answer
+    assert sorted(_vp(bot)) == sorted([f"vp:{first}", f"vp:{second}"])
+
+
+async def test_the_question_language_wins_over_the_members(bot: BotHarness) -> None:
+    park = await create_via_bot(
+        bot, "Nuevo parque infantil; Construir un parque en el patio; Sí, No"
+    )
+    bot.speaks("en", ASKER)
+    [answer] = await bot.send("/ask propuestas abiertas sobre el parque", user_id=ASKER)
+    assert answer.startswith("Encontré 1 propuesta abierta sobre «parque».")
+    bot.speaks("es", ASKER)
+    [answer] = await bot.send("/ask which proposals are open?", user_id=ASKER)
+    assert answer.startswith("I found 1 open proposal.")
+    assert f"#{park} Nuevo parque infantil (open until " in answer
