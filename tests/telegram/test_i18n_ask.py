@@ -27,6 +27,10 @@ async def test_spanish_question_spanish_answer(bot: BotHarness) -> None:
     assert f"#{pizza} " not in answer
     assert "de opción múltiple; propuesta por @alice el " in answer
     assert "Cómo lo encontré: Filtré por propuestas abiertas (2 propuestas), luego busqué" in answer
+    assert (
+        "solo por palabras (mi búsqueda por significado solo entiende inglés): 1 coincidió"
+        in answer
+    )
     assert "Respondí con las propuestas porque" in answer
     assert f"(p. ej. /my_vote {park})" in answer
     assert "How I found this" not in answer and "proposed by" not in answer

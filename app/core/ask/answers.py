@@ -213,8 +213,10 @@ def listing(found: Sequence[Proposal], total: int, tr: Translator) -> list[str]:
 
 def proposals_how(
     filters: AskFilters, keywords: str | None, filtered_total: int | None, total: int,
-    by_words: int, by_meaning: int, tr: Translator,
+    by_words: int, by_meaning: int, tr: Translator, meaning: bool = True,
 ) -> str:  # fmt: skip
+    """``meaning``: whether the search used meaning too (not in a language the embedding
+    model does not read)."""
     parts = []
     if filters.active:
         matches = tr.ngettext("{n} proposal", "{n} proposals", filtered_total or 0)
@@ -224,7 +226,16 @@ def proposals_how(
         )  # fmt: skip
     if keywords:
         where = tr("those") if filters.active else tr("all proposals")
-        if total and by_meaning:
+        if not meaning:
+            how = tr.ngettext(
+                "searched {where} for “{words}” by words only (my search by meaning reads "
+                "English only): {n} matched",
+                "searched {where} for “{words}” by words only (my search by meaning reads "
+                "English only): {n} matched",
+                by_words,
+                where=where, words=keywords,
+            )  # fmt: skip
+        elif total and by_meaning:
             how = tr.ngettext(
                 "searched {where} for “{words}” by words and by meaning: {n} matched "
                 "the words, {by_meaning} the meaning",

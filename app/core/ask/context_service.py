@@ -343,7 +343,7 @@ class ContextService:
             sections.append(say.related_documents(related[:2], tr))
         how = say.proposals_how(
             filters, keywords, outcome.filtered_total, outcome.total, outcome.by_words,
-            outcome.by_meaning, tr,
+            outcome.by_meaning, tr, outcome.meaning,
         )  # fmt: skip
         because = tr("I answered from proposals because {why}.", why=tr(route.why))
         sections.append(" ".join([how, because, *notes]))

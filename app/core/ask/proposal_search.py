@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -73,6 +73,7 @@ class SearchOutcome:
     filtered_total: int | None  # proposals matching the filters alone (None: no filters)
     by_words: int  # accepted thanks to the words
     by_meaning: int  # accepted on meaning alone
+    meaning: bool = True  # False: the embedding model does not read the question's language
 
     @property
     def proposals(self) -> list[Proposal]:
@@ -163,7 +164,8 @@ class ProposalSearch:
         terms = keyword_terms(keywords)
         if not terms:
             return await self._filtered(filters)
-        if not self._means_in(language):
+        meaning = self._means_in(language)
+        if not meaning:
             embedding = None  # meaning would mislead: words alone decide
         hits = []
         if embedding is not None:
@@ -190,9 +192,10 @@ class ProposalSearch:
                 else None
             )
         candidates = [*by_text, *by_meaning]
-        return self._rank(
+        outcome = self._rank(
             terms, candidates, similarity, filtered_total, expansions, any_word, language
         )
+        return outcome if meaning else replace(outcome, meaning=False)
 
     def _rank(
         self,

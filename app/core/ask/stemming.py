@@ -14,6 +14,8 @@ import snowballstemmer
 from app.core.ask.cues import load
 from app.nlp.key_terms import word_forms
 
+MIN_STEM = 4
+
 
 @cache
 def _stemmer(language: str) -> snowballstemmer.stemmer | None:  # type: ignore[name-defined]
@@ -30,7 +32,9 @@ def forms(word: str, language: str = "en") -> frozenset[str]:
     if stemmer is None:
         return word_forms(word)
     low = word.casefold()
-    return frozenset({low, stemmer.stemWord(low)})
+    stemmed = stemmer.stemWord(low)
+    # A stem this short is a function word too: "comida" -> "com" ("with").
+    return frozenset({low, stemmed} if len(stemmed) >= MIN_STEM else {low})
 
 
 def stem(word: str, language: str = "en") -> str:
