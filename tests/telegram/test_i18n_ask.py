@@ -4,7 +4,12 @@ proposal ids cited and their buttons."""
 
 from __future__ import annotations
 
+import json
+
+from app.services.llm.openai_backend import OpenAIBackend
 from tests.conftest import BotHarness
+from tests.support.fake_openai import DEFAULT_ANALYSIS as ANALYSIS
+from tests.support.fake_openai import FakeOpenAI
 from tests.telegram.helpers import create_via_bot
 
 ASKER = 1002
@@ -21,7 +26,6 @@ async def test_spanish_question_spanish_answer(bot: BotHarness) -> None:
     pizza = await create_via_bot(bot, "Fiesta de pizza; Pizza el viernes en la planta 4; Sí, No")
     bot.speaks("es", ASKER)
     [answer] = await bot.send("/ask ¿Qué propuestas abiertas hay sobre parques?", user_id=ASKER)
-    print(answer)
     assert answer.startswith("Encontré 1 propuesta abierta sobre «parques».")
     assert f"#{park} Nuevo parque infantil (abierta hasta " in answer
     assert f"#{pizza} " not in answer
@@ -45,7 +49,6 @@ async def test_russian_question_russian_answer(bot: BotHarness) -> None:
     await create_via_bot(bot, "Новая библиотека; Полки в холле; Да, Нет")
     bot.speaks("ru", ASKER)
     [answer] = await bot.send("/ask какие предложения о велосипедах?", user_id=ASKER)
-    print(answer)
     assert answer.startswith("Я нашёл 1 предложение о «велосипедах».")
     assert f"#{bikes} Парковка для велосипедов (открыто до " in answer
     assert "Как я это нашёл:" in answer and "How I found this" not in answer
@@ -63,7 +66,6 @@ async def test_portuguese_question_with_a_date_and_a_status(bot: BotHarness) -> 
     [answer] = await bot.send(
         "/ask quais propostas abertas foram criadas esta semana?", user_id=ASKER
     )
-    print(answer)
     assert answer.startswith("Encontrei 2 propostas abertas criadas entre ")
     assert f"#{first} Horta comunitária (aberta até " in answer
     assert f"#{second} Festa junina" in answer
@@ -82,3 +84,36 @@ async def test_the_question_language_wins_over_the_members(bot: BotHarness) -> N
     [answer] = await bot.send("/ask which proposals are open?", user_id=ASKER)
     assert answer.startswith("I found 1 open proposal.")
     assert f"#{park} Nuevo parque infantil (open until " in answer
+
+
+async def test_with_a_model_the_prompt_names_the_language_and_filters_stay_checked(
+    bot: BotHarness, fake_openai: FakeOpenAI
+) -> None:
+    """The model reads a Spanish question (its date phrase in Spanish, read with the
+    Spanish date words) and is told to answer in Spanish; a value outside the schema is
+    refused and the offline Spanish reading answers instead."""
+    reading = {**ANALYSIS, "content_keywords": "huerto", "status": None,
+               "date_phrase": "esta semana", "date_field": "creation"}  # fmt: skip
+    fake_openai.content = lambda body: (
+        json.dumps(reading) if body.get("response_format") else "Hay un huerto nuevo: #1."
+    )
+    bot.services.llm.primary = OpenAIBackend(
+        "test-key", base_url=fake_openai.base_url, timeout=2.0, max_retries=0
+    )
+    garden = await create_via_bot(bot, "Huerto comunitario; Plantar en la azotea; Sí, No")
+    bot.speaks("es", ASKER)
+    [answer] = await bot.send("/ask ¿qué huertos se propusieron esta semana?", user_id=ASKER)
+    assert garden == 1 and answer.startswith("Hay un huerto nuevo: #1.")
+    assert (
+        "Cómo lo encontré: Filtré por propuestas creadas entre el 16 nov 2026 y el 22 nov" in answer
+    )
+    lead_request = fake_openai.chat_requests[-1]
+    assert "Write in the language the user message names" in lead_request["messages"][0]["content"]
+    assert "Answer in: Spanish" in lead_request["messages"][-1]["content"]
+
+    fake_openai.content = lambda body: (
+        json.dumps({**reading, "status": "abierta"}) if body.get("response_format") else "x"
+    )
+    [answer] = await bot.send("/ask propuestas abiertas sobre huertos", user_id=ASKER)
+    assert bot.services.llm.fallbacks["analysis"] == 1  # "abierta" is not a status value
+    assert "Filtré por propuestas abiertas (1 propuesta)" in answer
