@@ -10,6 +10,7 @@ from app.services.llm.openai_backend import OpenAIBackend
 from tests.conftest import BotHarness
 from tests.support.fake_openai import DEFAULT_ANALYSIS as ANALYSIS
 from tests.support.fake_openai import FakeOpenAI
+from tests.support.i18n import assert_translated
 from tests.telegram.helpers import create_via_bot
 
 ASKER = 1002
@@ -117,3 +118,32 @@ async def test_with_a_model_the_prompt_names_the_language_and_filters_stay_check
     [answer] = await bot.send("/ask propuestas abiertas sobre huertos", user_id=ASKER)
     assert bot.services.llm.fallbacks["analysis"] == 1  # "abierta" is not a status value
     assert "Filtré por propuestas abiertas (1 propuesta)" in answer
+
+
+async def test_every_sentence_of_an_answer_is_translated(bot: BotHarness) -> None:
+    """In the pseudo-locale every sentence arrives wrapped in ⟦ ⟧: proposal answers (with
+    filters, a topic, a date and the hints), one proposal, documents and nothing found."""
+    pizza = await create_via_bot(bot, "Pizza party; Friday pizza on floor 4; Yes, No")
+    await create_via_bot(bot, "Garden ideas; What should we plant?; FREEFORM")
+    await bot.services.documents.knowledge_import(
+        "Parking rules", "Each flat has one parking space. Guests park on the street."
+    )
+    bot.speaks("qps", ASKER)
+    answers = []
+    for question in (
+        "which polls are open?",
+        "open proposals about pizza created this week",
+        "who proposed the pizza party?",
+        "proposals by @nobodyhere",
+        f"#{pizza} what are the options?",
+        "how does parking work?",
+        "any proposals about time travel?",
+    ):
+        [answer] = await bot.send(f"/ask {question}", user_id=ASKER)
+        answers.append(answer)
+    assert any(f"#{pizza}" in a for a in answers)
+    member_content = ["Pizza party", "Friday pizza on floor 4", "Garden ideas", "Yes", "No",
+                      "@alice", "Parking rules", "Each flat has one parking space",
+                      "Guests park on the street", "pizza", "parking", "nobodyhere",
+                      "time travel", "any proposals about time travel"]  # fmt: skip
+    assert_translated(answers, member_content)

@@ -14,8 +14,6 @@ import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from babel.dates import format_date
-
 from app.core.ask.analysis import STOP_WORDS
 from app.core.ask.models import CREATION, AskFilters, DocumentHit
 from app.domain.messages import N_
@@ -47,7 +45,7 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 def day(moment: datetime, tr: Translator) -> str:
     """A calendar day in the reader's language and BOT_TIMEZONE: "1 Nov 2026"."""
-    return format_date(moment.astimezone(tr.tz), "d MMM y", locale=tr.locale)
+    return tr.day(moment)
 
 
 def proposer_of(proposal: Proposal) -> str:

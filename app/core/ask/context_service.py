@@ -41,7 +41,7 @@ from app.domain.clock import Clock
 from app.domain.errors import NotFoundError, ValidationError
 from app.domain.messages import N_
 from app.domain.models import Proposal
-from app.i18n import Translator, translator
+from app.i18n import PSEUDO, Translator, normalize, translator
 from app.nlp.date_ranges import AmbiguousDateError, read_date_range
 from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository
@@ -105,10 +105,10 @@ class ContextService:
         self._english = translator("en", timezone)  # what a model reads as evidence
         self.help = HelpIndex(vectors.embed)
 
-    def reader(self, text: str, language: str | None) -> Translator:
-        """The translator of the question's language; ``language`` (the member's) is a
-        hint, the question's own words decide."""
-        return translator(detect_language(text, language), self.tz)
+    def writer(self, read_in: str, language: str | None) -> Translator:
+        """The translator the answer is written with: the question's language, or the
+        pseudo-locale for a member who reads it (translation checks)."""
+        return translator(PSEUDO if normalize(language) == PSEUDO else read_in, self.tz)
 
     async def handle_intelligent_ask(
         self, question: str | None, *, user_id: int | None = None, language: str | None = None
@@ -117,7 +117,8 @@ class ContextService:
         one proposal and its documents. The answer is written in the question's language
         (``language``, the asker's, is the hint when the question's words do not tell)."""
         text = check_question(question)
-        tr = self.reader(text, language)
+        read_in = detect_language(text, language)  # the member's language is a hint
+        tr = self.writer(read_in, language)
         target = _TARGET.match(text) or _MENTION.search(text)
         if target is not None:
             proposal_id = int(target.group(2))
@@ -132,7 +133,7 @@ class ContextService:
                     "There is no proposal #{id}. Send /proposals to see them all.",
                     id=proposal_id,
                 )
-        analysis = await self.llm.analyze_ask_query(text, tr.language)
+        analysis = await self.llm.analyze_ask_query(text, read_in)
         return await self._answer(text, analysis, user_id, tr)
 
     async def answer_about_proposal(

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import openai
 from babel import Locale
+from babel.core import UnknownLocaleError
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS, AskAnalysis
@@ -153,7 +154,7 @@ def language_name(language: str) -> str:
     """ "Spanish" for "es", "Brazilian Portuguese" for "pt_BR" (in English, for the prompt)."""
     try:
         return Locale.parse(language).get_display_name("en") or language
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, UnknownLocaleError):  # the pseudo-locale, say
         return "English"
 
 

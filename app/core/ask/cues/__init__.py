@@ -3,7 +3,7 @@
 A table is data: the words and patterns that, in one language, name a status, a type,
 a date field, a proposer, an intent, and the filler words that are not a topic. The
 reader (``app.core.ask.multilingual``) is shared by every table, so adding a language is
-adding a module here with a ``CUES`` table and listing it in ``TABLES``. Patterns are
+adding a module here with a ``CUES`` table (found by itself). Patterns are
 regular expressions matched case-insensitively on the question; ``NAME`` stands for a
 person's name (a capitalised word or an @username).
 
@@ -13,7 +13,9 @@ serves language detection.
 
 from __future__ import annotations
 
+import pkgutil
 from dataclasses import dataclass, field
+from functools import cache
 from importlib import import_module
 
 # A person named in a question: an @username, or a capitalised name.
@@ -49,16 +51,16 @@ class Cues:
     date_rewrites: tuple[tuple[str, str], ...] = ()
 
 
-TABLES = {"en": "en", "es": "es", "ru": "ru", "pt_BR": "pt_br"}
+@cache
+def all_cues() -> dict[str, Cues]:
+    """Every table in this package, by language: a new module is picked up by itself."""
+    tables = {}
+    for module in pkgutil.iter_modules(__path__):
+        cues = getattr(import_module(f"{__name__}.{module.name}"), "CUES", None)
+        if isinstance(cues, Cues):
+            tables[cues.language] = cues
+    return tables
 
 
 def load(language: str) -> Cues | None:
-    module = TABLES.get(language)
-    if module is None:
-        return None
-    cues: Cues = import_module(f"{__name__}.{module}").CUES
-    return cues
-
-
-def all_cues() -> dict[str, Cues]:
-    return {language: cues for language in TABLES if (cues := load(language)) is not None}
+    return all_cues().get(language)
