@@ -128,9 +128,11 @@ async def test_every_sentence_of_an_answer_is_translated(bot: BotHarness) -> Non
     await bot.services.documents.knowledge_import(
         "Parking rules", "Each flat has one parking space. Guests park on the street."
     )
+    await bot.services.graph.store_fact("Edison", "invented", "phonograph")
     bot.speaks("qps", ASKER)
     answers = []
     for question in (
+        "what did Edison invent?",
         "which polls are open?",
         "open proposals about pizza created this week",
         "who proposed the pizza party?",
@@ -142,8 +144,10 @@ async def test_every_sentence_of_an_answer_is_translated(bot: BotHarness) -> Non
         [answer] = await bot.send(f"/ask {question}", user_id=ASKER)
         answers.append(answer)
     assert any(f"#{pizza}" in a for a in answers)
+    assert "Edison invented phonograph" in answers[0]
     member_content = ["Pizza party", "Friday pizza on floor 4", "Garden ideas", "Yes", "No",
                       "@alice", "Parking rules", "Each flat has one parking space",
                       "Guests park on the street", "pizza", "parking", "nobodyhere",
-                      "time travel", "any proposals about time travel"]  # fmt: skip
+                      "time travel", "any proposals about time travel", "Edison invented phonograph",
+                      "Edison", "invent"]  # fmt: skip
     assert_translated(answers, member_content)

@@ -7,9 +7,14 @@ from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS
 from app.core.ask.models import AskResponse, DocumentHit
 from app.core.ask.proposal_search import keyword_terms
 from app.core.graph_results import AskResult
-from app.i18n import Translator
+from app.domain.messages import N_
+from app.i18n import SOURCE_LANGUAGE, Translator
 from app.services.llm import AnswerContext, LLMService
 
+# spec 003's sentence (multihop.NOTHING_FINAL), for a reader of another language
+CHAIN_STOPPED = N_(
+    "Based on the data, I followed the steps but could not find a final answer for your question."
+)
 RELATED_DOC = 0.45  # a document worth mentioning under a proposal or fact answer
 FACTS_LISTED = 3
 
@@ -46,9 +51,11 @@ async def facts(
     facts = [s.fact for s in result.relevant_facts]
     chain = result.chain
     lead = result.answer_text if facts else tr(say.NO_ANSWER)
+    if tr.language != SOURCE_LANGUAGE and facts:  # the graph phrases its answers in English
+        lead = _facts_lead(result, tr)
     if chain is not None and not chain.complete:  # spec 003: steps taken, no final answer
         closest = "; ".join(f"{f.subject} {f.predicate} {f.object}" for f in facts[:3])
-        lead = chain.explain()
+        lead = chain.explain() if tr.language == SOURCE_LANGUAGE else tr(CHAIN_STOPPED)
         if facts:
             lead += " " + tr("The closest facts I found: {facts}.", facts=closest)
     context = AnswerContext(
@@ -97,3 +104,18 @@ async def facts(
         facts=facts,
         documents=related[:2],
     )
+
+
+def _facts_lead(result: AskResult, tr: Translator) -> str:
+    """The graph's answer in the reader's language: the facts themselves (member content)
+    in sentences of the catalog, not the graph's English connectives."""
+    chain = result.chain
+    if chain is not None and chain.complete and chain.final_result:
+        names = [str(n).replace("_", " ") for n in chain.final_result]
+        return tr(
+            "I followed the connections from “{anchor}”; the answer is: {answer}.",
+            anchor=chain.anchor, answer=", ".join(names),
+        )  # fmt: skip
+    shown = [f"{f.subject} {f.predicate} {f.object}".replace("_", " ")
+             for f in (s.fact for s in result.relevant_facts[:FACTS_LISTED])]  # fmt: skip
+    return tr("The knowledge graph says: {facts}.", facts="; ".join(shown))
