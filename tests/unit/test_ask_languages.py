@@ -220,6 +220,11 @@ def test_stems_are_per_language() -> None:
         ("parque", "pt-BR", "pt_BR"),  # no telling word: the member's language
         ("parque", "es-419", "es"),
         ("Boston", None, "en"),
+        ("what's open?", "es", "en"),  # a short English question from a Spanish member
+        ("which polls are open?", "ru", "en"),
+        ("proposals by @bob", "es", "en"),
+        ("propuestas de @bob", "en", "es"),
+        ("open proposals", "pt_BR", "en"),
         ("Boston", "fr", "en"),  # a language without a table reads English
     ],
 )
