@@ -26,7 +26,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         for question in questions:
             try:
                 response = await container.context.handle_intelligent_ask(
-                    question, user_id=args.user
+                    question, user_id=args.user, language=args.language
                 )
             except CoordBotError as exc:
                 if not args.batch:
@@ -56,5 +56,11 @@ def register(sub: Any) -> None:
     ask.add_argument("--batch", metavar="FILE", help="one question per line")
     ask.add_argument("--user", type=int, metavar="TELEGRAM_ID", help="ask as this member")
     ask.add_argument("--now", metavar="ISO8601", help="fix the clock")
+    ask.add_argument(
+        "--language",
+        metavar="LANG",
+        help="the asker's language (en, es, ru, pt_BR...): a hint, the question's own words "
+        "decide; the answer is written in the question's language",
+    )
     ask.add_argument("--json", action="store_true")
     ask.set_defaults(func=cmd_ask)

@@ -23,6 +23,7 @@ from app.i18n.catalogs import (
 )
 
 WHEN_PATTERN = "EEE dd MMM y, HH:mm"
+DAY_PATTERN = "d MMM y"
 
 
 class Translator:
@@ -68,6 +69,11 @@ class Translator:
     def when(self, moment: datetime) -> str:
         local = moment.astimezone(self.tz)
         shown = f"{format_datetime(local, WHEN_PATTERN, locale=self.locale)} {local.tzname()}"
+        return wrap(shown) if self.pseudo else shown
+
+    def day(self, moment: datetime) -> str:
+        """The calendar day of ``moment`` in this language, in the bot's zone: "1 Nov 2026"."""
+        shown = format_date(moment.astimezone(self.tz), DAY_PATTERN, locale=self.locale)
         return wrap(shown) if self.pseudo else shown
 
     def number(self, value: float) -> str:

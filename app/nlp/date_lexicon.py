@@ -108,6 +108,7 @@ PORTUGUESE: list[Rule] = [
     (r"\b(?:daqui a|dentro de|em)\b", "in"),
     (r"\bhá (\S+ \S+)", r"\1 ago"),
     (r"\bàs\b|\bà\b|\bas\b", "at"),
+    (r"\bantes d[eoa]s?\b", "by"),
     (r"\baté (?:o |a )?", "until "),
     (r"\bdesde (?:o |a )?", "since "),
     (r"\bdias?\b", "days"),

@@ -227,6 +227,9 @@ class OnnxMiniLMEmbedder:
     """
 
     dimension = MINILM_DIMENSION
+    # The languages its vectors mean something in (None: any). MiniLM learnt English
+    # only: a Spanish or Russian text lands near every other text in its language.
+    languages: frozenset[str] | None = frozenset({"en"})
 
     def __init__(
         self,

@@ -54,7 +54,7 @@ async def ask_command(update: Update, context: BotContext) -> None:
         await context.bot.send_chat_action(update.effective_chat.id, ChatAction.TYPING)
     user = update.effective_user
     response = await context.services.context.handle_intelligent_ask(
-        question, user_id=user.id if user else None
+        question, user_id=user.id if user else None, language=context.tr.language
     )
     await _send(update, context, response)
 

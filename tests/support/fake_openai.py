@@ -67,6 +67,8 @@ class FakeOpenAI:
         self.content: Content = json.dumps(DEFAULT_ANALYSIS)
         self.timeout_delay = 2.0
         self.retry_after_ms: int | None = 10  # keeps the client's retry back-off short
+        # A real model behind /v1/embeddings (texts -> vectors); None: hashed vectors.
+        self.embedder: Callable[[list[str]], list[list[float]]] | None = None
         self._queue: deque[Reply] = deque()
         self._requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
@@ -174,9 +176,13 @@ class FakeOpenAI:
         inputs = body.get("input")
         texts = [inputs] if isinstance(inputs, str) else list(inputs or [])
         dims = int(body.get("dimensions") or EMBEDDING_DIMENSIONS)
+        vectors = (
+            self.embedder([str(t) for t in texts])
+            if self.embedder is not None
+            else [_vector(str(t), dims) for t in texts]
+        )
         data = [
-            {"object": "embedding", "index": i, "embedding": _vector(str(t), dims)}
-            for i, t in enumerate(texts)
+            {"object": "embedding", "index": i, "embedding": list(v)} for i, v in enumerate(vectors)
         ]
         tokens = sum(len(str(t).split()) for t in texts)
         return 200, {

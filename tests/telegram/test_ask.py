@@ -104,7 +104,7 @@ class Recorder:
     def __init__(self) -> None:
         self.contexts: list[AnswerContext] = []
 
-    async def analyze_ask_query(self, question: str) -> AskAnalysis:
+    async def analyze_ask_query(self, question: str, language: str = "en") -> AskAnalysis:
         raise LLMError("no model here")
 
     async def write_lead(self, context: AnswerContext) -> str:
@@ -193,7 +193,7 @@ async def test_an_everyday_status_word_is_not_a_filter(bot: BotHarness) -> None:
 class Reader(Recorder):
     """A model that reads every question as one about open proposals."""
 
-    async def analyze_ask_query(self, question: str) -> AskAnalysis:
+    async def analyze_ask_query(self, question: str, language: str = "en") -> AskAnalysis:
         return AskAnalysis(
             intent="query_proposals", content_keywords="gym Sundays", status=ProposalStatus.OPEN
         )

@@ -20,13 +20,16 @@ from app.i18n import translator
 from tests.conftest import CHANNEL_ID, NOW, BotHarness
 from tests.support.i18n import assert_no_english
 
-# (language_code as Telegram sends it, catalog, deadline phrase, weekday that contradicts
-# its date, a /help question about changing a vote)
+# (language_code as Telegram sends it, catalog, deadline phrase, a weekday that contradicts
+# its date, a /help question about changing a vote, an /ask question for closed proposals)
 LANGUAGES = [
-    ("es", "es", "3 días", "domingo 3 de diciembre de 2026", "¿cómo cambio mi voto?"),
-    ("ru", "ru", "через 3 дня", "воскресенье 3 декабря 2026", "как изменить свой голос?"),
-    ("pt-br", "pt_BR", "3 dias", "domingo 3 de dezembro de 2026", "como mudo meu voto?"),
-]
+    ("es", "es", "3 días", "domingo 3 de diciembre de 2026", "¿cómo cambio mi voto?",
+     "¿qué propuestas están cerradas?"),
+    ("ru", "ru", "через 3 дня", "воскресенье 3 декабря 2026", "как изменить свой голос?",
+     "какие предложения закрыты?"),
+    ("pt-br", "pt_BR", "3 dias", "domingo 3 de dezembro de 2026", "como mudo meu voto?",
+     "quais propostas estão encerradas?"),
+]  # fmt: skip
 MEMBER = ["Office ideas", "How should we use the spare room?", "Reading corner", "Table tennis"]
 MEMBER_ID, VOTER_ID = 1001, 2002
 
@@ -66,9 +69,17 @@ def _channel(bot: BotHarness) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize(("code", "catalog", "deadline", "contradiction", "how_to_vote"), LANGUAGES)
+@pytest.mark.parametrize(
+    ("code", "catalog", "deadline", "contradiction", "how_to_vote", "which_closed"), LANGUAGES
+)
 async def test_a_member_goes_through_every_main_flow_in_their_language(
-    bot: BotHarness, code: str, catalog: str, deadline: str, contradiction: str, how_to_vote: str
+    bot: BotHarness,
+    code: str,
+    catalog: str,
+    deadline: str,
+    contradiction: str,
+    how_to_vote: str,
+    which_closed: str,
 ) -> None:
     tr = translator(catalog, bot.services.settings.timezone)
     bot.speaks(code, MEMBER_ID)
@@ -146,6 +157,10 @@ async def test_a_member_goes_through_every_main_flow_in_their_language(
     )
     [how_to_ask] = await member.send("/ask")
     assert how_to_ask == tr(HOW_TO_ASK, limit=MAX_QUESTION)
+    [answer] = await member.send(f"/ask {which_closed}")
+    assert f"#{pid}" in answer and "Office ideas" in answer
+    what = tr.ngettext("closed proposal", "closed proposals", 1)
+    assert answer.startswith(tr("I found {count} {what}.", count=1, what=what))
 
     assert_no_english(member.read + voter.read, allowed=MEMBER)
 

@@ -30,6 +30,7 @@ class AskAnalysis:
     date_phrase: str | None = None
     date_field: str | None = None  # "creation" | "deadline"
     proposer: str | None = None
+    language: str = "en"  # the catalog name of the question's language
 
 
 PROPOSAL_WORDS = re.compile(

@@ -13,158 +13,271 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 
 from app.core.ask.analysis import STOP_WORDS
 from app.core.ask.models import CREATION, AskFilters, DocumentHit
+from app.domain.messages import N_
 from app.domain.models import Proposal, ProposalStatus, ProposalType, User
+from app.i18n import Translator
 from app.nlp.key_terms import word_forms
 
 LIST_LIMIT = 25
 EXCERPT = 300
 MAX_SENTENCE = 280  # a "sentence" from a table or a list can run on
-NOT_FOUND = (
+NOT_FOUND = N_(
     "I couldn't find any proposals matching your query: '{query}'. "
     "You can try rephrasing or broadening your search."
 )
-NO_ANSWER = (
+NO_ANSWER = N_(
     "Based on the available data, I cannot find an answer to your question in the knowledge base."
 )
-KNOWLEDGE_HINT = (
+KNOWLEDGE_HINT = N_(
     "I searched the documents and the knowledge graph. Try other words, ask about "
     "proposals (/ask which proposals are open?), or browse documents with /view_global_docs."
 )
-TYPE_WORDS = {ProposalType.MULTIPLE_CHOICE: "multiple-choice", ProposalType.FREE_FORM: "free-form"}
+TYPE_WORDS = {
+    ProposalType.MULTIPLE_CHOICE: N_("multiple-choice"),
+    ProposalType.FREE_FORM: N_("free-form"),
+}
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
-def day(moment: datetime, tz: ZoneInfo) -> str:
-    return f"{moment.astimezone(tz):%-d %b %Y}"
+def day(moment: datetime, tr: Translator) -> str:
+    """A calendar day in the reader's language and BOT_TIMEZONE: "1 Nov 2026"."""
+    return tr.day(moment)
 
 
 def proposer_of(proposal: Proposal) -> str:
     return (proposal.proposer or User(telegram_id=proposal.proposer_id)).display_name
 
 
-def describe_range(filters: AskFilters, tz: ZoneInfo) -> str | None:
+def describe_range(filters: AskFilters, tr: Translator) -> str | None:
     """ "created between 1 Nov 2026 and 30 Nov 2026", "closing before 10 May 2026"..."""
     if not filters.has_range:
         return None
-    verb = "created" if filters.date_field == CREATION else "closing"
+    created = filters.date_field == CREATION
     start, end = filters.start, filters.end
     last = end - timedelta(microseconds=1) if end else None
     if start and last:
-        if day(start, tz) == day(last, tz):
-            return f"{verb} on {day(start, tz)}"
-        return f"{verb} between {day(start, tz)} and {day(last, tz)}"
+        first, final = day(start, tr), day(last, tr)
+        if first == final:
+            return (
+                tr("created on {day}", day=first) if created else tr("closing on {day}", day=first)
+            )
+        if created:
+            return tr("created between {start} and {end}", start=first, end=final)
+        return tr("closing between {start} and {end}", start=first, end=final)
     if start:
-        return f"{verb} since {day(start, tz)}"
+        since = day(start, tr)
+        return (
+            tr("created since {day}", day=since)
+            if created
+            else tr("closing since {day}", day=since)
+        )
     assert end is not None
-    return f"{verb} before {day(end, tz)}"
+    before = day(end, tr)
+    return (
+        tr("created before {day}", day=before)
+        if created
+        else tr("closing before {day}", day=before)
+    )
 
 
-def describe_filters(filters: AskFilters, tz: ZoneInfo, count: int = 2, about: str = "") -> str:
+def _head(filters: AskFilters, tr: Translator, count: int) -> str:
+    """ "open multiple-choice proposals": status, type and noun agree in each language."""
+    status, kind = filters.status, filters.proposal_type
+    mc, ff = ProposalType.MULTIPLE_CHOICE, ProposalType.FREE_FORM
+    if status is ProposalStatus.OPEN:
+        if kind is mc:
+            return tr.ngettext(
+                "open multiple-choice proposal", "open multiple-choice proposals", count
+            )
+        if kind is ff:
+            return tr.ngettext("open free-form proposal", "open free-form proposals", count)
+        return tr.ngettext("open proposal", "open proposals", count)
+    if status is ProposalStatus.CLOSED:
+        if kind is mc:
+            return tr.ngettext(
+                "closed multiple-choice proposal", "closed multiple-choice proposals", count
+            )
+        if kind is ff:
+            return tr.ngettext("closed free-form proposal", "closed free-form proposals", count)
+        return tr.ngettext("closed proposal", "closed proposals", count)
+    if status is ProposalStatus.CANCELLED:
+        if kind is mc:
+            return tr.ngettext(
+                "cancelled multiple-choice proposal", "cancelled multiple-choice proposals", count
+            )
+        if kind is ff:
+            return tr.ngettext(
+                "cancelled free-form proposal", "cancelled free-form proposals", count
+            )
+        return tr.ngettext("cancelled proposal", "cancelled proposals", count)
+    if kind is mc:
+        return tr.ngettext("multiple-choice proposal", "multiple-choice proposals", count)
+    if kind is ff:
+        return tr.ngettext("free-form proposal", "free-form proposals", count)
+    # The noun alone in the form for ``count`` (Russian has three): the counted phrase
+    # without its number.
+    counted = tr.ngettext("{n} proposal", "{n} proposals", count)
+    return " ".join(counted.replace(str(count), "", 1).split())
+
+
+def describe_filters(filters: AskFilters, tr: Translator, count: int = 2, about: str = "") -> str:
     """ "open multiple-choice proposals about “x” by @alice created between ..." """
-    words = []
-    if filters.status:
-        words.append(filters.status.value)
-    if filters.proposal_type:
-        words.append(TYPE_WORDS[filters.proposal_type])
-    words.append("proposal" if count == 1 else "proposals")
+    words = [_head(filters, tr, count)]
     if about:
-        words.append(f"about “{about}”")
+        words.append(tr("about “{topic}”", topic=about))
     if filters.proposer_name:
-        words.append(f"by {filters.proposer_name}")
-    if (when := describe_range(filters, tz)) is not None:
+        who = tr("you") if filters.proposer_name == "you" else filters.proposer_name
+        words.append(tr("by {name}", name=who))
+    if (when := describe_range(filters, tr)) is not None:
         words.append(when)
     return " ".join(words)
 
 
-def proposal_line(proposal: Proposal, tz: ZoneInfo) -> str:
+def proposal_line(proposal: Proposal, tr: Translator) -> str:
     if proposal.status is ProposalStatus.OPEN:
-        state = f"open until {day(proposal.deadline_at, tz)}"
+        state = tr("open until {day}", day=day(proposal.deadline_at, tr))
     elif proposal.status is ProposalStatus.CLOSED:
-        state = f"closed {day(proposal.deadline_at, tz)}"
+        state = tr("closed {day}", day=day(proposal.deadline_at, tr))
         if proposal.is_multiple_choice and proposal.outcome:
-            state += f", result: {proposal.outcome}"
+            state += tr(", result: {outcome}", outcome=proposal.outcome)
     else:
-        state = "cancelled"
-    return (
-        f"#{proposal.id} {proposal.title} ({state}; {TYPE_WORDS[proposal.proposal_type]}; "
-        f"proposed by {proposer_of(proposal)} on {day(proposal.created_at, tz)})"
+        state = tr("cancelled")
+    return tr(
+        "#{id} {title} ({state}; {kind}; proposed by {proposer} on {day})",
+        id=proposal.id,
+        title=proposal.title,
+        state=state,
+        kind=tr(TYPE_WORDS[proposal.proposal_type]),
+        proposer=proposer_of(proposal),
+        day=day(proposal.created_at, tr),
     )
 
 
-def proposal_evidence(proposal: Proposal, tz: ZoneInfo) -> str:
+def proposal_evidence(proposal: Proposal, tr: Translator) -> str:
     """What a model may read about a proposal: public facts only. Never votes, voters or
     ideas (a free-form proposal's outcome is only a count)."""
     text = " ".join(proposal.description.split())[:EXCERPT]
     options = f" Options: {', '.join(proposal.options)}." if proposal.options else ""
-    return f"{proposal_line(proposal, tz)}. {text}{options}"
+    return f"{proposal_line(proposal, tr)}. {text}{options}"
 
 
 def proposals_lead(
     question: str, filters: AskFilters, keywords: str | None, found: Sequence[Proposal],
-    total: int, tz: ZoneInfo,
+    total: int, tr: Translator, asks_who: bool = False,
 ) -> str:  # fmt: skip
+    """``asks_who``: the question asks who proposed something ("who proposed ...?")."""
     if not found:
-        return NOT_FOUND.format(query=question)
+        return tr(NOT_FOUND, query=question)
     first = found[0]
-    if re.match(r"\s*who\b", question, re.I) and (total == 1 or keywords):
-        lead = f"“{first.title}” (#{first.id}) was proposed by {proposer_of(first)}."
+    if asks_who and (total == 1 or keywords):
+        lead = tr(
+            "“{title}” (#{id}) was proposed by {proposer}.",
+            title=first.title,
+            id=first.id,
+            proposer=proposer_of(first),
+        )
         if total > 1:
-            lead += f" {plural(total - 1, 'other proposal')} also matched."
+            others = total - 1
+            lead += " " + tr.ngettext(
+                "{n} other proposal also matched.", "{n} other proposals also matched.", others
+            )
         return lead
     if not filters.active and not keywords:
-        return f"There {'is' if total == 1 else 'are'} {plural(total, 'proposal')} so far."
-    return f"I found {total} {describe_filters(filters, tz, total, keywords or '')}."
+        return tr.ngettext(
+            "There is {n} proposal so far.", "There are {n} proposals so far.", total
+        )
+    return tr(
+        "I found {count} {what}.",
+        count=total,
+        what=describe_filters(filters, tr, total, keywords or ""),
+    )
 
 
-def listing(found: Sequence[Proposal], total: int, tz: ZoneInfo) -> list[str]:
-    lines = [proposal_line(p, tz) for p in found[:LIST_LIMIT]]
+def listing(found: Sequence[Proposal], total: int, tr: Translator) -> list[str]:
+    lines = [proposal_line(p, tr) for p in found[:LIST_LIMIT]]
     if total > len(lines):
         lines.append(
-            f"…and {total - len(lines)} more. Add a date, a status or a topic to narrow it down."
+            tr(
+                "…and {count} more. Add a date, a status or a topic to narrow it down.",
+                count=total - len(lines),
+            )
         )
     return lines
 
 
 def proposals_how(
     filters: AskFilters, keywords: str | None, filtered_total: int | None, total: int,
-    by_words: int, by_meaning: int, tz: ZoneInfo,
+    by_words: int, by_meaning: int, tr: Translator, meaning: bool = True,
 ) -> str:  # fmt: skip
+    """``meaning``: whether the search used meaning too (not in a language the embedding
+    model does not read)."""
     parts = []
     if filters.active:
-        matches = plural(filtered_total or 0, "proposal")
-        parts.append(f"I filtered for {describe_filters(filters, tz)} ({matches})")
+        matches = tr.ngettext("{n} proposal", "{n} proposals", filtered_total or 0)
+        parts.append(
+            tr("I filtered for {what} ({matches})", what=describe_filters(filters, tr),
+               matches=matches)
+        )  # fmt: skip
     if keywords:
-        where = "those" if filters.active else "all proposals"
-        how = f"searched {where} for “{keywords}” by words and by meaning"
-        if total:
-            how += f": {by_words} matched the words"
-            if by_meaning:
-                how += f", {by_meaning} the meaning"
-        parts.append(("then " if parts else "I ") + how)
+        where = tr("those") if filters.active else tr("all proposals")
+        if not meaning:
+            how = tr.ngettext(
+                "searched {where} for “{words}” by words only (my search by meaning reads "
+                "English only): {n} matched",
+                "searched {where} for “{words}” by words only (my search by meaning reads "
+                "English only): {n} matched",
+                by_words,
+                where=where, words=keywords,
+            )  # fmt: skip
+        elif total and by_meaning:
+            how = tr.ngettext(
+                "searched {where} for “{words}” by words and by meaning: {n} matched "
+                "the words, {by_meaning} the meaning",
+                "searched {where} for “{words}” by words and by meaning: {n} matched "
+                "the words, {by_meaning} the meaning",
+                by_words,
+                where=where, words=keywords, by_meaning=by_meaning,
+            )  # fmt: skip
+        elif total:
+            how = tr.ngettext(
+                "searched {where} for “{words}” by words and by meaning: {n} matched "
+                "the words",
+                "searched {where} for “{words}” by words and by meaning: {n} matched "
+                "the words",
+                by_words,
+                where=where, words=keywords,
+            )  # fmt: skip
+        else:
+            how = tr(
+                "searched {where} for “{words}” by words and by meaning",
+                where=where, words=keywords,
+            )  # fmt: skip
+        parts.append(tr("then {step}", step=how) if parts else tr("I {step}", step=how))
     if not parts:
-        return "How I found this: no filters or topic in the question, so I listed every proposal."
-    return "How I found this: " + ", ".join(parts) + "."
+        return tr(
+            "How I found this: no filters or topic in the question, so I listed every proposal."
+        )
+    return tr("How I found this: {steps}.", steps=", ".join(parts))
 
 
-def proposal_hints(found: Sequence[Proposal]) -> str:
+def proposal_hints(found: Sequence[Proposal], tr: Translator) -> str:
     if not found:
-        return "Try /proposals to browse everything, or ask about a topic, a status or a date."
+        return tr("Try /proposals to browse everything, or ask about a topic, a status or a date.")
     example = found[0].id
-    hint = f"To see your own vote on one of these, send /my_vote <id> (e.g. /my_vote {example})."
+    hint = tr(
+        "To see your own vote on one of these, send /my_vote <id> (e.g. /my_vote {example}).",
+        example=example,
+    )
     closed = [p.id for p in found if p.status is ProposalStatus.CLOSED]
     if closed:
-        hint += (
-            " For the results of a closed one, send /view_results <id> "
-            f"(e.g. /view_results {closed[0]})."
+        hint += " " + tr(
+            "For the results of a closed one, send /view_results <id> "
+            "(e.g. /view_results {example}).",
+            example=closed[0],
         )
     return hint
 
@@ -213,25 +326,40 @@ def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> li
     return [c if len(c) <= MAX_SENTENCE else c[: MAX_SENTENCE - 1].rstrip() + "…" for c in chosen]
 
 
-def documents_lead(question: str, hits: Sequence[DocumentHit]) -> str:
+def documents_lead(question: str, hits: Sequence[DocumentHit], tr: Translator) -> str:
     first = hits[0].title
     passages = [h.content for h in hits if h.title == first][:2]
-    return f"According to “{first}”: " + " ".join(best_sentences(question, passages))
+    return (
+        tr("According to “{title}”:", title=first)
+        + " "
+        + " ".join(best_sentences(question, passages))
+    )
 
 
-def sources(hits: Sequence[DocumentHit]) -> str:
+def cited(hits: Sequence[DocumentHit], tr: Translator) -> str:
     seen: dict[str, str] = {}
     for hit in hits:
         seen.setdefault(hit.document_id, hit.title)
-    cited = "; ".join(f"“{title}” (document {doc_id})" for doc_id, title in seen.items())
-    return f"Sources: {cited}."
+    return "; ".join(
+        tr("“{title}” (document {id})", title=title, id=doc_id) for doc_id, title in seen.items()
+    )
 
 
-def documents_how(hits: Sequence[DocumentHit]) -> str:
-    titles = list(dict.fromkeys(h.title for h in hits))
-    return (
-        f"How I found this: I searched the documents for passages close in meaning to your "
-        f"question; the {plural(len(hits), 'closest passage')} came from "
-        + ", ".join(f"“{t}”" for t in titles)
-        + "."
+def sources(hits: Sequence[DocumentHit], tr: Translator) -> str:
+    return tr("Sources: {documents}.", documents=cited(hits, tr))
+
+
+def related_documents(hits: Sequence[DocumentHit], tr: Translator) -> str:
+    return tr("Related documents: {documents}.", documents=cited(hits, tr))
+
+
+def documents_how(hits: Sequence[DocumentHit], tr: Translator) -> str:
+    titles = ", ".join(f"“{t}”" for t in dict.fromkeys(h.title for h in hits))
+    return tr.ngettext(
+        "How I found this: I searched the documents for passages close in meaning to your "
+        "question; the {n} closest passage came from {titles}.",
+        "How I found this: I searched the documents for passages close in meaning to your "
+        "question; the {n} closest passages came from {titles}.",
+        len(hits),
+        titles=titles,
     )

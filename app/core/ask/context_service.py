@@ -27,16 +27,12 @@ import numpy as np
 
 from app.core.ask import answers as say
 from app.core.ask import knowledge_answers, routing
-from app.core.ask.analysis import (
-    HOW_TO,
-    INTENT_PROPOSALS,
-    AskAnalysis,
-    analyze_question,
-    date_direction,
-)
+from app.core.ask.analysis import HOW_TO, INTENT_PROPOSALS, AskAnalysis
 from app.core.ask.help import HelpIndex
 from app.core.ask.knowledge_answers import RELATED_DOC
+from app.core.ask.language import detect_language
 from app.core.ask.models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
+from app.core.ask.multilingual import asks_who, direction, english_phrase, read_question
 from app.core.ask.proposal_search import ProposalSearch, SearchOutcome, keyword_terms
 from app.core.document_service import DocumentService
 from app.core.graph_results import AskResult
@@ -45,6 +41,7 @@ from app.domain.clock import Clock
 from app.domain.errors import NotFoundError, ValidationError
 from app.domain.messages import N_
 from app.domain.models import Proposal
+from app.i18n import PSEUDO, Translator, normalize, translator
 from app.nlp.date_ranges import AmbiguousDateError, read_date_range
 from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository
@@ -105,14 +102,23 @@ class ContextService:
         self.llm = llm
         self.tz = timezone
         self.search = ProposalSearch(db, vectors)
+        self._english = translator("en", timezone)  # what a model reads as evidence
         self.help = HelpIndex(vectors.embed, timezone)
 
+    def writer(self, read_in: str, language: str | None) -> Translator:
+        """The translator the answer is written with: the question's language, or the
+        pseudo-locale for a member who reads it (translation checks)."""
+        return translator(PSEUDO if normalize(language) == PSEUDO else read_in, self.tz)
+
     async def handle_intelligent_ask(
-        self, question: str | None, *, user_id: int | None = None
+        self, question: str | None, *, user_id: int | None = None, language: str | None = None
     ) -> AskResponse:
         """Answer a question; "#12 ..." (or "12 ..." when proposal 12 exists) asks about
-        one proposal and its documents."""
+        one proposal and its documents. The answer is written in the question's language
+        (``language``, the asker's, is the hint when the question's words do not tell)."""
         text = check_question(question)
+        read_in = detect_language(text, language)  # the member's language is a hint
+        tr = self.writer(read_in, language)
         target = _TARGET.match(text) or _MENTION.search(text)
         if target is not None:
             proposal_id = int(target.group(2))
@@ -121,18 +127,20 @@ class ContextService:
             async with self.db.transaction() as session:
                 proposal = await ProposalRepository(session).get_proposal_by_id(proposal_id)
             if proposal is not None:
-                return await self.answer_about_proposal(proposal, rest, text)
+                return await self.answer_about_proposal(proposal, rest, text, tr)
             if target.re is _TARGET and target.group(1):
                 raise NotFoundError(
-                    f"There is no proposal #{proposal_id}. Send /proposals to see them all."
+                    "There is no proposal #{id}. Send /proposals to see them all.",
+                    id=proposal_id,
                 )
-        analysis = await self.llm.analyze_ask_query(text)
-        return await self._answer(text, analysis, user_id)
+        analysis = await self.llm.analyze_ask_query(text, read_in)
+        return await self._answer(text, analysis, user_id, tr)
 
     async def answer_about_proposal(
-        self, proposal: Proposal, question: str, asked: str
+        self, proposal: Proposal, question: str, asked: str, tr: Translator | None = None
     ) -> AskResponse:
         """What one proposal and its documents say, about the question if there is one."""
+        tr = tr or translator("en", self.tz)
         query = question or proposal.title
         embedding = await self._embed(query)
         hits = await self._passages(query, embedding, proposal_id=proposal.id)
@@ -142,21 +150,35 @@ class ContextService:
         context = AnswerContext(
             question=asked,
             lead=lead,
-            evidence=[say.proposal_evidence(proposal, self.tz)]
+            evidence=[say.proposal_evidence(proposal, self._english)]
             + [f"From “{h.title}”: {' '.join(h.content.split())}" for h in hits],
             cited_ids=frozenset({proposal.id}),
+            language=tr.language,
         )
-        sections = [await self.llm.write_lead(context), say.proposal_line(proposal, self.tz)]
+        sections = [await self.llm.write_lead(context), say.proposal_line(proposal, tr)]
         if proposal.options:
-            sections[-1] += "\nOptions: " + ", ".join(proposal.options)
+            sections[-1] += "\n" + tr("Options: {options}", options=", ".join(proposal.options))
         if hits:
-            sections.append(say.sources(hits))
-        read = f"How I found this: I read proposal #{proposal.id}"
-        sections.append(
-            read + (f" and searched its documents ({say.plural(len(hits), 'passage')} matched)."
-                    if hits else "; it has no documents that match.")
-        )  # fmt: skip
-        sections.append(say.proposal_hints([proposal]))
+            sections.append(say.sources(hits, tr))
+        if hits:
+            sections.append(
+                tr.ngettext(
+                    "How I found this: I read proposal #{id} and searched its documents "
+                    "({n} passage matched).",
+                    "How I found this: I read proposal #{id} and searched its documents "
+                    "({n} passages matched).",
+                    len(hits),
+                    id=proposal.id,
+                )
+            )
+        else:
+            sections.append(
+                tr(
+                    "How I found this: I read proposal #{id}; it has no documents that match.",
+                    id=proposal.id,
+                )
+            )
+        sections.append(say.proposal_hints([proposal], tr))
         return AskResponse(
             question=asked,
             intent=INTENT_PROPOSALS,
@@ -176,27 +198,34 @@ class ContextService:
     # -- proposals -------------------------------------------------------------------
 
     async def _filters(
-        self, question: str, analysis: AskAnalysis, user_id: int | None
+        self, question: str, analysis: AskAnalysis, user_id: int | None, tr: Translator
     ) -> tuple[AskFilters, list[str]]:
         """The analysis' filters made concrete; notes say what could not be used."""
         notes: list[str] = []
         filters = AskFilters(status=analysis.status, proposal_type=analysis.proposal_type)
         if analysis.date_phrase:
-            phrase, direction = analysis.date_phrase, date_direction(question, analysis)
+            phrase, towards = analysis.date_phrase, direction(question, analysis)
+            english = english_phrase(phrase, analysis.language)
             try:
-                found = read_date_range(phrase, self.clock.now(), self.tz.key, direction)
-                unread = None if found else f"I couldn't read the date “{phrase}”"
+                found = read_date_range(english, self.clock.now(), self.tz.key, towards)
+                if not found:
+                    notes.append(
+                        tr("I couldn't read the date “{phrase}”, so I didn't filter by date.",
+                           phrase=phrase)
+                    )  # fmt: skip
             except AmbiguousDateError as exc:
-                found, unread = None, f"The date “{phrase}” is ambiguous ({exc})"
-            if unread:
-                notes.append(f"{unread}, so I didn't filter by date.")
+                found = None
+                notes.append(
+                    tr("The date “{phrase}” is ambiguous ({why}), so I didn't filter by date.",
+                       phrase=phrase, why=exc.reason)
+                )  # fmt: skip
             if found is not None:
                 field = DEADLINE if analysis.date_field == DEADLINE else CREATION
                 filters = replace(filters, date_field=field, start=found.start, end=found.end)
         if analysis.proposer:
             name = analysis.proposer.lstrip("@")
             if name.lower() in SELF and user_id is None:
-                notes.append("I don't know who is asking, so I didn't filter by proposer.")
+                notes.append(tr("I don't know who is asking, so I didn't filter by proposer."))
             elif name.lower() in SELF:
                 filters = replace(filters, proposer_id=user_id, proposer_name="you")
             else:
@@ -208,14 +237,21 @@ class ContextService:
                         filters, proposer_id=who.telegram_id, proposer_name=who.display_name
                     )
                 else:  # not a member's name: read it as part of the topic
-                    notes.append(f"Nobody here is called “{name}”, so I searched for it as a word.")
+                    notes.append(
+                        tr("Nobody here is called “{name}”, so I searched for it as a word.",
+                           name=name)
+                    )  # fmt: skip
         return filters, notes
 
-    async def _answer(self, text: str, analysis: AskAnalysis, user_id: int | None) -> AskResponse:
+    async def _answer(
+        self, text: str, analysis: AskAnalysis, user_id: int | None, tr: Translator
+    ) -> AskResponse:
         """Search all three sources with one embedding, then let the evidence decide."""
         about_proposals = analysis.intent == INTENT_PROPOSALS
         filters, notes = (
-            await self._filters(text, analysis, user_id) if about_proposals else (AskFilters(), [])
+            await self._filters(text, analysis, user_id, tr)
+            if about_proposals
+            else (AskFilters(), [])
         )
         topic = analysis.content_keywords or ""
         if analysis.proposer and filters.proposer_id is None and notes:
@@ -228,7 +264,9 @@ class ContextService:
         embedding = await self._embed(keywords if listing and keywords else text)
         either = bool(_ALTERNATIVES.search(text))
         outcome, passages, facts = await asyncio.gather(
-            self.search.search(filters, keywords, embedding, any_word=either),
+            self.search.search(
+                filters, keywords, embedding, any_word=either, language=analysis.language
+            ),
             self._passages(text, embedding),
             self._graph_answer(text),
         )
@@ -237,22 +275,24 @@ class ContextService:
             manual = await self.help.scored(text, embedding)
             help_strength = manual[0][0] if manual else 0.0
         found = routing.Evidence(outcome, passages, facts, keywords, help_strength)
-        rules = analyze_question(text)  # the rules' reading, a cue beside a model's
+        rules = read_question(text, analysis.language)  # the rules' reading, beside a model's
         route = routing.decide(text, analysis, found, None if rules == analysis else rules)
         if route.source == "proposals":
-            return await self._proposals(text, filters, keywords, outcome, passages, notes, route)
+            return await self._proposals(
+                text, filters, keywords, outcome, passages, notes, route, tr,
+                asks_who(text, analysis.language),
+            )  # fmt: skip
         if route.source == "help":
-            return await self.help.answer(
-                text, await self.help.best(text, embedding), self.llm, "en"
-            )
+            entries = await self.help.best(text, embedding, tr.language)
+            return await self.help.answer(text, entries, self.llm, tr.language)
         if route.source == "facts" and facts is not None:
-            return await knowledge_answers.facts(text, facts, passages, self.llm, route.why)
+            return await knowledge_answers.facts(text, facts, passages, self.llm, tr, route.why)
         if route.source == "documents":
-            return await knowledge_answers.documents(text, passages, self.llm, route.why)
+            return await knowledge_answers.documents(text, passages, self.llm, tr, route.why)
         return AskResponse(
             question=text,
             intent=INTENT_PROPOSALS if about_proposals else analysis.intent,
-            answer=f"{say.NO_ANSWER}\n\n{say.KNOWLEDGE_HINT}",
+            answer=f"{tr(say.NO_ANSWER)}\n\n{tr(say.KNOWLEDGE_HINT)}",
             content_keywords=analysis.content_keywords,
         )
 
@@ -265,27 +305,31 @@ class ContextService:
         passages: list[DocumentHit],
         notes: list[str],
         route: routing.Route,
+        tr: Translator,
+        who: bool = False,
     ) -> AskResponse:
         found = outcome.proposals[: say.LIST_LIMIT]
         related = [h for h in passages if h.similarity >= RELATED_DOC] if keywords else []
-        lead = say.proposals_lead(text, filters, keywords, found, outcome.total, self.tz)
+        lead = say.proposals_lead(text, filters, keywords, found, outcome.total, tr, who)
         context = AnswerContext(
             question=text,
             lead=lead,
-            evidence=[say.proposal_evidence(p, self.tz) for p in found],
+            evidence=[say.proposal_evidence(p, self._english) for p in found],
             cited_ids=frozenset(p.id for p in found),
+            language=tr.language,
         )
         sections = [await self.llm.write_lead(context) if found else lead]
         if found:
-            sections.append("\n".join(say.listing(found, outcome.total, self.tz)))
+            sections.append("\n".join(say.listing(found, outcome.total, tr)))
         if related:
-            sections.append(say.sources(related[:2]).replace("Sources:", "Related documents:"))
+            sections.append(say.related_documents(related[:2], tr))
         how = say.proposals_how(
             filters, keywords, outcome.filtered_total, outcome.total, outcome.by_words,
-            outcome.by_meaning, self.tz,
+            outcome.by_meaning, tr, outcome.meaning,
         )  # fmt: skip
-        sections.append(" ".join([how, f"I answered from proposals because {route.why}.", *notes]))
-        sections.append(say.proposal_hints(found))
+        because = tr("I answered from proposals because {why}.", why=tr(route.why))
+        sections.append(" ".join([how, because, *notes]))
+        sections.append(say.proposal_hints(found, tr))
         return AskResponse(
             question=text,
             intent=INTENT_PROPOSALS,

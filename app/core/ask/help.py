@@ -19,12 +19,13 @@ from zoneinfo import ZoneInfo
 import numpy as np
 
 from app.core.ask.analysis import INTENT_DOCS
+from app.core.ask.cues import load
 from app.core.ask.models import AskResponse
+from app.core.ask.stemming import stem
 from app.core.command_reference import REFERENCE, HelpEntry
 from app.i18n.catalogs import SOURCE_LANGUAGE, sentences
 from app.i18n.translator import Translator, translator
 from app.nlp.key_terms import STOP_WORDS, word_forms
-from app.nlp.stemming import stems
 from app.services.llm import AnswerContext, LLMService
 
 HELP_FLOOR = 0.30  # combined score below which an entry does not answer the question
@@ -35,12 +36,15 @@ Embed = Callable[[Sequence[str]], Awaitable[np.ndarray]]
 
 
 def _forms(text: str, language: str) -> set[str]:
-    if language != SOURCE_LANGUAGE:
-        return stems(text, language)
+    """The forms of ``text``'s words that a question and an entry can share: English's
+    suffix forms, another language's stems, function words left out."""
+    cues = None if language == SOURCE_LANGUAGE else load(language)
     out: set[str] = set()
     for word in re.findall(r"[^\W_]+", text.casefold()):
-        if word not in STOP_WORDS and len(word) > 2:
+        if cues is None and word not in STOP_WORDS and len(word) > 2:
             out |= word_forms(word)
+        elif cues is not None and word not in cues.stopwords and len(word) > 3:
+            out.add(stem(word, language))  # short stems too: "voto" and "votar" meet
     return out
 
 
@@ -55,7 +59,7 @@ def _weights(language: str, entries: list[set[str]]) -> dict[str, float]:
     """Inverse document frequency, 0..1, over the entries and every sentence of the
     language's catalog: in a language the model does not read, shared rare words carry
     the ranking, and the language's common words ("how", "my", "proposal") little."""
-    documents = [*entries, *(stems(text, language) for text in sentences(language))]
+    documents = [*entries, *(_forms(text, language) for text in sentences(language))]
     frequency = Counter(form for document in documents for form in document)
     top = math.log(len(documents))
     return {form: math.log(len(documents) / df) / top for form, df in frequency.items()}

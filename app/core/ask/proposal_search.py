@@ -19,16 +19,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
 
 from app.core.ask.analysis import STOP_WORDS
 from app.core.ask.models import DEADLINE, AskFilters
+from app.core.ask.stemming import forms as language_forms
 from app.core.ask.topics import Expansion, Vocabulary
 from app.domain.models import Proposal, ProposalStatus
-from app.nlp.key_terms import word_forms
 from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository
 from app.services.vector_db_service import PROPOSALS, VectorDBService
@@ -73,6 +73,7 @@ class SearchOutcome:
     filtered_total: int | None  # proposals matching the filters alone (None: no filters)
     by_words: int  # accepted thanks to the words
     by_meaning: int  # accepted on meaning alone
+    meaning: bool = True  # False: the embedding model does not read the question's language
 
     @property
     def proposals(self) -> list[Proposal]:
@@ -87,39 +88,47 @@ def keyword_terms(keywords: str | None) -> list[str]:
     return list(dict.fromkeys(w for w in words if w not in STOP_WORDS and len(w) > 1))
 
 
-@lru_cache(maxsize=65536)
-def _forms(word: str) -> frozenset[str]:
-    """word_forms, remembered: the same words recur in every search."""
-    return word_forms(word)
+def _forms(word: str, language: str = "en") -> frozenset[str]:
+    """The word's forms in the question's language (remembered: words recur)."""
+    return language_forms(word, language)
 
 
 @lru_cache(maxsize=4096)
-def _stem(term: str) -> str:
+def _stem(term: str, language: str = "en") -> str:
     """The shortest form of a word (at least MIN_STEM letters): the SQL search pattern."""
-    forms = [f for f in _forms(term) if len(f) >= MIN_STEM] or [term]
+    forms = [f for f in _forms(term, language) if len(f) >= MIN_STEM] or [term]
     return min(forms, key=len)
+
+
+def _patterns(words: Sequence[str], language: str) -> list[str]:
+    """The SQL substrings for the words; a capitalised one too outside ASCII, where
+    SQLite's LIKE does not fold case ("парковк" must find "Парковка")."""
+    stems = [_stem(w, language) for w in words]
+    stems += [s.capitalize() for s in stems if not s.isascii()]
+    return list(dict.fromkeys(stems))
 
 
 class _Words:
     """The words of a text and all their forms, computed once per candidate."""
 
-    __slots__ = ("forms", "words")
+    __slots__ = ("forms", "language", "words")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, language: str = "en") -> None:
+        self.language = language
         self.words = frozenset(w.casefold() for w in _WORD.findall(text))
-        self.forms: frozenset[str] = frozenset().union(*(_forms(w) for w in self.words))
+        self.forms: frozenset[str] = frozenset().union(*(_forms(w, language) for w in self.words))
 
     def has(self, term: str) -> bool:
-        if _forms(term) & self.forms:
+        if _forms(term, self.language) & self.forms:
             return True
-        stem = _stem(term)  # "fund" finds "fundraising"
+        stem = _stem(term, self.language)  # "fund" finds "fundraising"
         return len(stem) > MIN_STEM and any(w.startswith(stem) for w in self.words)
 
 
-def _coverage(terms: Sequence[str], proposal: Proposal) -> tuple[float, bool]:
+def _coverage(terms: Sequence[str], proposal: Proposal, language: str = "en") -> tuple[float, bool]:
     """(share of terms found anywhere, whether any is in the title)."""
-    title = _Words(proposal.title)
-    body = _Words(" ".join([proposal.title, proposal.description, *proposal.options]))
+    title = _Words(proposal.title, language)
+    body = _Words(" ".join([proposal.title, proposal.description, *proposal.options]), language)
     found = [t for t in terms if body.has(t)]
     in_title = any(title.has(t) for t in found)
     return (len(found) / len(terms) if terms else 0.0), in_title
@@ -146,13 +155,18 @@ class ProposalSearch:
         embedding: np.ndarray | None,
         *,
         any_word: bool = False,
+        language: str = "en",
     ) -> SearchOutcome:
-        """``any_word``: the words are alternatives ("wifi or internet"), so one of them is
+        """``language`` is the question's: its stemmer decides which words match.
+        ``any_word``: the words are alternatives ("wifi or internet"), so one of them is
         a whole match; otherwise a proposal must contain most of them, or all of them in
         its own words (a topic expansion standing in for the rest)."""
         terms = keyword_terms(keywords)
         if not terms:
             return await self._filtered(filters)
+        meaning = self._means_in(language)
+        if not meaning:
+            embedding = None  # meaning would mislead: words alone decide
         hits = []
         if embedding is not None:
             hits = await self.vectors.query(
@@ -161,7 +175,7 @@ class ProposalSearch:
         similarity = {int(h.metadata.get("proposal_id", 0)): h.similarity for h in hits}
         expansions = await self.vocabulary.expand(terms, embedding) if embedding is not None else []
         words = [*terms, *(e.word for e in expansions)]
-        patterns = list(dict.fromkeys(_stem(t) for t in words))
+        patterns = _patterns(words, language)
         async with self.db.transaction() as session:
             repo = ProposalRepository(session)
             by_text = await repo.search_text(patterns, limit=WORD_LIMIT, **filters.sql())
@@ -178,7 +192,10 @@ class ProposalSearch:
                 else None
             )
         candidates = [*by_text, *by_meaning]
-        return self._rank(terms, candidates, similarity, filtered_total, expansions, any_word)
+        outcome = self._rank(
+            terms, candidates, similarity, filtered_total, expansions, any_word, language
+        )
+        return outcome if meaning else replace(outcome, meaning=False)
 
     def _rank(
         self,
@@ -188,10 +205,11 @@ class ProposalSearch:
         filtered_total: int | None,
         expansions: Sequence[Expansion] = (),
         any_word: bool = False,
+        language: str = "en",
     ) -> SearchOutcome:
         scored, topics = [], {}
         for proposal in candidates:
-            coverage, in_title = _coverage(terms, proposal)
+            coverage, in_title = _coverage(terms, proposal, language)
             scored.append((proposal, coverage, in_title, similarity.get(proposal.id)))
             topics[proposal.id] = _topic(expansions, proposal)
         best_cover = max((c for _, c, _, _ in scored), default=0.0)
@@ -219,6 +237,12 @@ class ProposalSearch:
             ranked.append(Ranked(proposal, round(score, 4), coverage, sim, topic))
         ranked.sort(key=lambda r: (-r.score, -r.proposal.id))
         return SearchOutcome(ranked, len(ranked), filtered_total, words, meaning)
+
+    def _means_in(self, language: str) -> bool:
+        """Whether the embedding model's closeness means something in ``language``
+        (the bundled model is English-only; an OpenAI-compatible one may be any)."""
+        languages = getattr(self.vectors.embedder, "languages", None)
+        return languages is None or language in languages
 
     async def _filtered(self, filters: AskFilters) -> SearchOutcome:
         """No keywords: the filtered set itself, the most relevant first (soonest

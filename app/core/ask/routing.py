@@ -27,6 +27,7 @@ from app.core.ask.models import DocumentHit
 from app.core.ask.proposal_search import SearchOutcome
 from app.core.graph_results import AskResult
 from app.core.proposal_facts import is_proposal_source
+from app.domain.messages import N_
 from app.nlp.key_terms import normalize
 
 Source = Literal["proposals", "documents", "facts", "help", "nothing"]
@@ -156,7 +157,7 @@ def decide(
     ):
         return Route(
             "documents",
-            "a document answers it clearly and nothing in it asks for proposals",
+            N_("a document answers it clearly and nothing in it asks for proposals"),
         )
     if analysis.intent == INTENT_PROPOSALS:
         if not LISTING.match(question) and not found.every_word_in_a_proposal:
@@ -169,8 +170,10 @@ def decide(
             if rule or empty:
                 return Route(
                     "documents",
-                    "it asks how something works, and a document answers that more closely "
-                    "than any proposal",
+                    N_(
+                        "it asks how something works, and a document answers that more closely "
+                        "than any proposal"
+                    ),
                 )
         return Route("proposals", _why_proposals(analysis, found))
     named = WH_QUESTION.match(question) and found.fact_names_entity(question)
@@ -189,22 +192,22 @@ def decide(
     if topic_only and found.proposal_named and strongest < DOC_STRONG and not (asked or named):
         return Route(
             "proposals",
-            "a proposal contains every word of it, and no document or fact is clearly about it",
+            N_("a proposal contains every word of it, and no document or fact is clearly about it"),
         )
     if HOW_TO.match(question) and doc < DOC_STRONG and found.help_strength >= HELP_STRONG:
-        return Route("help", "it asks how to do something, and no document covers it clearly")
+        return Route("help", N_("it asks how to do something, and no document covers it clearly"))
     if use_facts:
-        return Route("facts", "the knowledge graph names what it asks about")
+        return Route("facts", N_("the knowledge graph names what it asks about"))
     if found.passages and (doc >= DOC_SURE or found.passages_share_words(question)):
-        return Route("documents", "a document passage matches it best")
+        return Route("documents", N_("a document passage matches it best"))
     if found.facts is not None and found.facts.chain is not None:
-        return Route("facts", "the knowledge graph has part of the path it asks about")
+        return Route("facts", N_("the knowledge graph has part of the path it asks about"))
     return Route("nothing", "")
 
 
 def _why_proposals(analysis: AskAnalysis, found: Evidence) -> str:
     if analysis.status or analysis.proposal_type or analysis.date_phrase or analysis.proposer:
-        return "it asks for proposals by status, type, date or proposer"
+        return N_("it asks for proposals by status, type, date or proposer")
     if found.every_word_in_a_proposal:
-        return "it asks about proposals, and some contain its words"
-    return "it asks about proposals"
+        return N_("it asks about proposals, and some contain its words")
+    return N_("it asks about proposals")

@@ -34,6 +34,7 @@ class AnswerContext:
     lead: str
     evidence: list[str] = field(default_factory=list)
     cited_ids: frozenset[int] = frozenset()
+    language: str = "en"  # the catalog name of the question's language: answer in it
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +58,9 @@ class ExtractedFact(NamedTuple):
 class LLMBackend(Protocol):
     name: str
 
-    async def analyze_ask_query(self, question: str) -> AskAnalysis:
-        """Intent, keywords and filters of a question; raises LLMError on failure."""
+    async def analyze_ask_query(self, question: str, language: str = "en") -> AskAnalysis:
+        """Intent, keywords and filters of a question (``language``: the one it is written
+        in, a catalog name); raises LLMError on failure."""
         ...
 
     async def write_lead(self, context: AnswerContext) -> str:

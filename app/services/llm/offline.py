@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from app.core.ask.analysis import AskAnalysis, analyze_question
+from app.core.ask.analysis import AskAnalysis
+from app.core.ask.multilingual import read_question
 from app.services.llm.base import AnswerContext, ExtractedFact, LLMError, ThemeGroup
 
 
@@ -11,8 +12,8 @@ class OfflineBackend:
 
     name = "offline"
 
-    async def analyze_ask_query(self, question: str) -> AskAnalysis:
-        return analyze_question(question)
+    async def analyze_ask_query(self, question: str, language: str = "en") -> AskAnalysis:
+        return read_question(question, language)
 
     async def write_lead(self, context: AnswerContext) -> str:
         return context.lead

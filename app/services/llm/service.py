@@ -7,6 +7,7 @@ import logging
 from collections import Counter
 
 from app.core.ask.analysis import AskAnalysis
+from app.core.ask.multilingual import in_language
 from app.services.llm.base import AnswerContext, ExtractedFact, LLMBackend, ThemeGroup
 from app.services.llm.offline import OfflineBackend
 
@@ -27,13 +28,15 @@ class LLMService:
     def backend_name(self) -> str:
         return self.primary.name if self.primary else self.offline.name
 
-    async def analyze_ask_query(self, question: str) -> AskAnalysis:
+    async def analyze_ask_query(self, question: str, language: str = "en") -> AskAnalysis:
+        """``language``: the question's (a catalog name); the reading is marked with it."""
         if self.primary is not None:
             try:
-                return await self.primary.analyze_ask_query(question)
+                found = await self.primary.analyze_ask_query(question, language)
+                return in_language(found, language)
             except Exception as exc:  # any failure: the offline reading still answers
                 self._fell_back("analysis", exc)
-        return await self.offline.analyze_ask_query(question)
+        return await self.offline.analyze_ask_query(question, language)
 
     async def write_lead(self, context: AnswerContext) -> str:
         if self.primary is not None and context.evidence:
