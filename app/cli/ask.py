@@ -6,16 +6,15 @@ import argparse
 import asyncio
 from typing import Any
 
+from app.cli.common import CliError, clock, emit, read_batch, with_container
 from app.domain.errors import CoordBotError
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from app.cli import CliError, _clock, _emit, _read_batch, _with_container
-
     if args.batch:
         if not args.json:
             raise CliError("--batch prints one JSON object per line: add --json")
-        questions = _read_batch(args.batch)
+        questions = read_batch(args.batch)
     elif args.question:
         questions = [" ".join(args.question)]
     else:
@@ -32,7 +31,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
                 if not args.batch:
                     raise
                 failed += 1  # one bad line must not stop the batch
-                _emit(
+                emit(
                     {
                         "question": question,
                         "error": True,
@@ -42,12 +41,12 @@ def cmd_ask(args: argparse.Namespace) -> int:
                 )
                 continue
             if args.json:
-                _emit(response.as_dict())
+                emit(response.as_dict())
             else:
                 print(response.answer)
         return 1 if failed and failed == len(questions) else 0
 
-    return asyncio.run(_with_container(_clock(args.now), work))
+    return asyncio.run(with_container(clock(args.now), work))
 
 
 def register(sub: Any) -> None:

@@ -9,15 +9,15 @@ import argparse
 import asyncio
 from typing import Any
 
+from app.cli.common import CliError, clock, settings, with_container
+
 LOOPBACK = "127.0.0.1"
 MIN_TOKEN = 16
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
-    from app.cli import CliError, _clock, _settings, _with_container
-
-    settings = _settings()
-    token = settings.mcp_token
+    config = settings()
+    token = config.mcp_token
     if args.http and not token and not args.no_auth:
         raise CliError(
             "MCP_TOKEN is not set: every HTTP request needs it as a bearer token "
@@ -40,13 +40,13 @@ def cmd_mcp(args: argparse.Namespace) -> int:
                 port=args.port,
                 token=None if args.no_auth else token,
                 allow_writes=args.allow_writes,
-                allowed_hosts=settings.mcp_allowed_hosts,
+                allowed_hosts=config.mcp_allowed_hosts,
             )
         else:
             await serve_stdio(container, allow_writes=args.allow_writes)
         return 0
 
-    return asyncio.run(_with_container(_clock(None), work))
+    return asyncio.run(with_container(clock(None), work))
 
 
 def register(sub: Any) -> None:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from app.cli.common import clock, emit, with_container
 from app.domain.errors import ValidationError
 
 
@@ -35,7 +36,6 @@ class Progress:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from app.cli import _clock, _emit, _with_container
     from app.services.text_extraction import extract_text
 
     files = [Path(f) for f in args.files]
@@ -61,19 +61,17 @@ def cmd_import(args: argparse.Namespace) -> int:
             )
             progress(1)
             if args.json:
-                _emit(result.as_dict())
+                emit(result.as_dict())
             else:
                 note = " (already imported)" if result.existing else ""
                 print(f"{result.document_id}  {result.title}: {result.chunks_created} chunks{note}")
         progress.close()
         return 0
 
-    return asyncio.run(_with_container(_clock(None), work))
+    return asyncio.run(with_container(clock(None), work))
 
 
 def cmd_query(args: argparse.Namespace) -> int:
-    from app.cli import _clock, _emit, _with_container
-
     async def work(container: Any) -> int:
         result = await container.documents.knowledge_query(
             args.text,
@@ -82,7 +80,7 @@ def cmd_query(args: argparse.Namespace) -> int:
             document_id=args.document_id,
         )
         if args.json:
-            _emit(result)
+            emit(result)
             return 0
         if not result["results"]:
             print("no matching chunks")
@@ -92,18 +90,16 @@ def cmd_query(args: argparse.Namespace) -> int:
             print("    " + item["content"][:200].replace("\n", " "))
         return 0
 
-    return asyncio.run(_with_container(_clock(None), work))
+    return asyncio.run(with_container(clock(None), work))
 
 
 def cmd_reindex(args: argparse.Namespace) -> int:
-    from app.cli import _clock, _emit, _with_container
-
     async def work(container: Any) -> int:
         progress = Progress("reindexing")
         report = await container.index.reindex(progress)
         progress.close()
         if args.json:
-            _emit(report)
+            emit(report)
         else:
             print(
                 f"indexed {report['proposals_indexed']} proposals and "
@@ -111,7 +107,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
             )
         return 0
 
-    return asyncio.run(_with_container(_clock(None), work))
+    return asyncio.run(with_container(clock(None), work))
 
 
 def register(sub: Any) -> None:

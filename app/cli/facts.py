@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from app.cli.common import CliError, clock, emit, with_container
 from app.core.graph_import import ImportReport
 
 
@@ -61,9 +62,7 @@ def register(subparsers: Any) -> None:
 
 
 def _run(work: Any) -> int:
-    from app.cli import _clock, _with_container
-
-    return asyncio.run(_with_container(_clock(None), work))
+    return asyncio.run(with_container(clock(None), work))
 
 
 def _print_suggestions(suggestions: list[str]) -> None:
@@ -71,15 +70,13 @@ def _print_suggestions(suggestions: list[str]) -> None:
 
 
 def cmd_add(args: argparse.Namespace) -> int:
-    from app.cli import _emit
-
     async def work(container: Any) -> int:
         stored = await container.graph.store_fact(
             args.subject, args.predicate, args.object, args.confidence
         )
         fact = stored.fact
         if args.json:
-            _emit({**fact.triple(), "confidence": fact.confidence, "source": fact.source,
+            emit({**fact.triple(), "confidence": fact.confidence, "source": fact.source,
                    "created": stored.created})  # fmt: skip
         else:
             verb = "stored" if stored.created else "updated"
@@ -92,10 +89,8 @@ def cmd_add(args: argparse.Namespace) -> int:
 
 def _show(args: argparse.Namespace, result: Any, *, suggestions: bool = True) -> int:
     """The spec's JSON with --json; otherwise the message (and the spec's next steps)."""
-    from app.cli import _emit
-
     if args.json:
-        _emit(result.as_dict())
+        emit(result.as_dict())
     else:
         print(result.message)
         if suggestions:
@@ -162,8 +157,6 @@ class Progress:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from app.cli import CliError, _emit
-
     path = Path(args.file)
     try:
         size = path.stat().st_size
@@ -181,7 +174,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         finally:
             progress.finish()
         if args.json:
-            _emit(report.as_dict())
+            emit(report.as_dict())
         else:
             print(
                 f"imported {report.imported:,} facts from {report.lines:,} lines "
