@@ -10,21 +10,21 @@ from chromadb.config import Settings as ChromaSettings
 
 from app.config import Settings
 from app.core.ask.context_service import ContextService
-from app.core.closing_service import ClosingService
-from app.core.document_facts import DocumentFacts
-from app.core.document_service import DocumentService
-from app.core.graph_service import GraphService
-from app.core.index_service import IndexService
-from app.core.language_service import LanguageService
-from app.core.outbox_service import OutboxService
-from app.core.proposal_catalog import ProposalCatalog
-from app.core.proposal_facts import FanOutIndexer, ProposalFactsSync
-from app.core.proposal_service import ProposalService
-from app.core.results_service import ResultsService
-from app.core.submission_service import SubmissionService
-from app.core.themes import ThemeSummarizer
-from app.core.themes_llm import LLMThemeSummarizer
-from app.core.themes_semantic import EmbeddingThemeSummarizer
+from app.core.closing.closing_service import ClosingService
+from app.core.closing.outbox_service import OutboxService
+from app.core.closing.results_service import ResultsService
+from app.core.closing.themes import ThemeSummarizer
+from app.core.closing.themes_llm import LLMThemeSummarizer
+from app.core.closing.themes_semantic import EmbeddingThemeSummarizer
+from app.core.graph.document_facts import DocumentFacts
+from app.core.graph.graph_service import GraphService
+from app.core.graph.proposal_facts import FanOutIndexer, ProposalFactsSync
+from app.core.knowledge.document_service import DocumentService
+from app.core.knowledge.index_service import IndexService
+from app.core.proposals.language_service import LanguageService
+from app.core.proposals.proposal_catalog import ProposalCatalog
+from app.core.proposals.proposal_service import ProposalService
+from app.core.proposals.submission_service import SubmissionService
 from app.domain.clock import Clock, SystemClock
 from app.domain.interfaces import (
     DeadlineScheduler,

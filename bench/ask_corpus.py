@@ -241,7 +241,7 @@ def community_facts(
 
 def fact_rows(proposals: list[Any], n: int, people: list[Any], rnd: random.Random):
     """LoadRows for ``FactRepository.bulk_upsert``: unique by normal form, sorted."""
-    from app.core.proposal_facts import proposal_facts, proposal_source, proposer_name
+    from app.core.graph.proposal_facts import proposal_facts, proposal_source, proposer_name
     from app.nlp.key_terms import normalize
 
     rows: dict[tuple[str, str, str], tuple[Any, ...]] = {}

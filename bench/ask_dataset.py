@@ -63,7 +63,7 @@ async def run_guarded(
 async def build(container: Any, args: argparse.Namespace) -> dict[str, Any]:
     from sqlalchemy import insert
 
-    from app.core.index_service import proposal_key, proposal_metadata, proposal_text
+    from app.core.knowledge.index_service import proposal_key, proposal_metadata, proposal_text
     from app.persistence.knowledge_models import ChunkRow, DocumentRow
     from app.persistence.models import ProposalRow, UserRow
     from app.persistence.repositories.facts import FactRepository

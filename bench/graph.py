@@ -36,7 +36,7 @@ from common import (
     prepare_postgres,
 )
 
-from app.core.graph_service import GraphService
+from app.core.graph.graph_service import GraphService
 from app.domain.clock import FrozenClock
 from app.persistence.database import Database
 from app.persistence.migrations import upgrade_head

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from app.cli.common import CliError, clock, emit, with_container
-from app.core.graph_import import ImportReport
+from app.core.graph.graph_import import ImportReport
 
 
 def register(subparsers: Any) -> None:

@@ -41,8 +41,8 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 
 def cmd_seed(args: argparse.Namespace) -> int:
-    from app.core.proposal_facts import seed_graph
-    from app.core.seed_service import SeedService, load_fixture
+    from app.core.graph.proposal_facts import seed_graph
+    from app.core.proposals.seed_service import SeedService, load_fixture
 
     data = load_fixture(Path(args.file))
 

@@ -17,7 +17,7 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from app.container import Container
-from app.core.proposal_catalog import MAX_PAGE, public_fields, public_result
+from app.core.proposals.proposal_catalog import MAX_PAGE, public_fields, public_result
 from app.domain.errors import NotFoundError, ValidationError
 from app.domain.models import Proposal, ProposalStatus, ProposalType
 from app.mcp import shapes

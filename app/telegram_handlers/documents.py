@@ -24,7 +24,7 @@ from telegram.ext import (
     filters,
 )
 
-from app.core.document_service import ImportResult
+from app.core.knowledge.document_service import ImportResult
 from app.domain.errors import CoordBotError, ValidationError
 from app.domain.messages import N_
 from app.i18n import Translator

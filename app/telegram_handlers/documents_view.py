@@ -14,7 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
 from telegram.ext import CallbackQueryHandler
 
-from app.core.document_service import DocumentInfo
+from app.core.knowledge.document_service import DocumentInfo
 from app.domain.errors import ValidationError
 from app.domain.messages import N_
 from app.domain.models import Page

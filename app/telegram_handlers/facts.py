@@ -13,7 +13,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, filters
 
-from app.core.graph_results import DISPLAYED, FindFactsResult
+from app.core.graph.graph_results import DISPLAYED, FindFactsResult
 from app.domain.errors import ValidationError
 from app.domain.messages import N_
 from app.i18n import Translator

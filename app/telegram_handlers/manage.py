@@ -11,7 +11,7 @@ from telegram.ext import (
     filters,
 )
 
-from app.core.proposal_service import EditableField
+from app.core.proposals.proposal_service import EditableField
 from app.domain.errors import ValidationError
 from app.domain.messages import N_
 from app.telegram_handlers.common import parse_proposal_id, reply, user_of

@@ -15,7 +15,7 @@ from telegram.ext import (
     filters,
 )
 
-from app.core import validation
+from app.core.proposals import validation
 from app.domain.errors import ValidationError
 from app.domain.messages import Text
 from app.domain.models import ProposalDraft, ProposalType

@@ -16,7 +16,7 @@ from telegram.ext import (
 )
 
 from app.core.ask.context_service import HOW_TO_ASK, MAX_QUESTION
-from app.core.validation import MAX_SUBMISSION
+from app.core.proposals.validation import MAX_SUBMISSION
 from app.domain.errors import CoordBotError, ValidationError
 from app.i18n import Translator
 from app.telegram_handlers.common import parse_proposal_id, reply, user_of

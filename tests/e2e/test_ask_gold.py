@@ -23,7 +23,7 @@ from sqlalchemy import create_engine, text
 
 from app.cli import main
 from app.core.ask.answers import NO_ANSWER
-from app.core.multihop import NOTHING_FINAL
+from app.core.graph.multihop import NOTHING_FINAL
 from tests.e2e.conftest import json_lines
 
 HERE = Path(__file__).resolve().parents[1] / "fixtures" / "ask"

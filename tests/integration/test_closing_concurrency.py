@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from sqlalchemy import text
 
-from app.core.outbox_service import OutboxService
+from app.core.closing.outbox_service import OutboxService
 from app.domain.interfaces import NullScheduler
 from app.domain.models import OutboxMessage, Proposal
 from app.persistence.database import Database

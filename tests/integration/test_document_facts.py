@@ -16,8 +16,8 @@ import pytest
 from sqlalchemy import select
 
 from app.container import Container
-from app.core.document_facts import DocumentFacts, document_source
-from app.core.document_service import DocumentService
+from app.core.graph.document_facts import DocumentFacts, document_source
+from app.core.knowledge.document_service import DocumentService
 from app.domain.clock import FrozenClock
 from app.persistence.database import Database
 from app.persistence.models import FactRow

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import select
 
-from app.core.graph_import import import_lines
-from app.core.graph_service import GraphService
+from app.core.graph.graph_import import import_lines
+from app.core.graph.graph_service import GraphService
 from app.domain.clock import FrozenClock
 from app.persistence.database import Database
 from app.persistence.models import FactRow

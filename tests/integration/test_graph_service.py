@@ -8,15 +8,15 @@ from datetime import timedelta
 
 import pytest
 
-from app.core.closing_service import ClosingService
-from app.core.graph_service import GraphService
-from app.core.proposal_facts import (
+from app.core.closing.closing_service import ClosingService
+from app.core.closing.themes import KeywordThemeSummarizer
+from app.core.graph.graph_service import GraphService
+from app.core.graph.proposal_facts import (
     ProposalFactsSync,
     proposal_source,
     sync_proposal_facts,
     sync_proposal_facts_by_ids,
 )
-from app.core.themes import KeywordThemeSummarizer
 from app.domain.errors import NotFoundError, PermissionDeniedError, ValidationError
 from app.domain.interfaces import NullScheduler
 from app.domain.models import User

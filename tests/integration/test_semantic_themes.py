@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from app.core.themes_semantic import THRESHOLD, EmbeddingThemeSummarizer, cluster
+from app.core.closing.themes_semantic import THRESHOLD, EmbeddingThemeSummarizer, cluster
 from app.services.embeddings import OnnxMiniLMEmbedder
 
 OFFICE = {

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from app.core.document_facts import DocumentFacts, document_source
+from app.core.graph.document_facts import DocumentFacts, document_source
 from app.domain.clock import FrozenClock
 from app.domain.interfaces import NullDocumentHook
 from app.persistence.database import Database

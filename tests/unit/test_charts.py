@@ -11,7 +11,7 @@ from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from PIL import Image
 
-from app.core.results import tally_multiple_choice
+from app.core.closing.results import tally_multiple_choice
 from app.services.charts import build_figure, chart_series, render_png, results_chart_png
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

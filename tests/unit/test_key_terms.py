@@ -7,17 +7,17 @@ from datetime import UTC, datetime
 
 import pytest
 
-from app.core.graph_answers import (
+from app.core.graph.graph_answers import (
     PredicateIndex,
     analyze,
     generate_answer,
     predicate_matches,
     relevance,
 )
-from app.core.graph_import import clean_fact, parse_tsv_line
-from app.core.graph_results import AskResult, FindFactsResult, ScoredFact
-from app.core.multihop import ContextStore, Hop, HopStep, plan
-from app.core.proposal_facts import proposal_facts, proposer_name
+from app.core.graph.graph_import import clean_fact, parse_tsv_line
+from app.core.graph.graph_results import AskResult, FindFactsResult, ScoredFact
+from app.core.graph.multihop import ContextStore, Hop, HopStep, plan
+from app.core.graph.proposal_facts import proposal_facts, proposer_name
 from app.domain.errors import ValidationError
 from app.domain.models import Proposal, ProposalStatus, ProposalType, User
 from app.nlp.key_terms import (

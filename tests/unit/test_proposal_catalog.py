@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from app.core.proposal_catalog import public_fields, public_result
+from app.core.proposals.proposal_catalog import public_fields, public_result
 from app.domain.models import Proposal, ProposalStatus, ProposalType, User
 
 WHEN = datetime(2026, 5, 1, 10, 0, tzinfo=UTC)

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.core import validation
-from app.core.results import tally_free_form, tally_multiple_choice
+from app.core.closing.results import tally_free_form, tally_multiple_choice
+from app.core.proposals import validation
 from app.domain.errors import ValidationError
 from app.telegram_handlers.formatting import split_message
 

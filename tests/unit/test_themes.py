@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from app.core.themes import (
+from app.core.closing.themes import (
     KeywordThemeSummarizer,
     ThemeSummarizer,
     summarize_themes,

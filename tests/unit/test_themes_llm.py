@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from app.core.themes import ThemeSummarizer
-from app.core.themes_llm import LLMThemeSummarizer, count_themes
+from app.core.closing.themes import ThemeSummarizer
+from app.core.closing.themes_llm import LLMThemeSummarizer, count_themes
 from app.services.llm import LLMError, LLMService
 from app.services.llm.base import ThemeGroup
 from app.services.llm.fence import FENCE_CLOSE, FENCE_OPEN

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from app.core.themes import ThemeSummarizer, summarize_themes
-from app.core.themes_semantic import INLINE_LIMIT, EmbeddingThemeSummarizer, cluster
+from app.core.closing.themes import ThemeSummarizer, summarize_themes
+from app.core.closing.themes_semantic import INLINE_LIMIT, EmbeddingThemeSummarizer, cluster
 
 # Each known word points along one concept axis; places add a little of a shared axis.
 CONCEPTS = {

@@ -34,9 +34,9 @@ from app.core.ask.language import detect_language
 from app.core.ask.models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
 from app.core.ask.multilingual import asks_who, direction, english_phrase, read_question
 from app.core.ask.proposal_search import ProposalSearch, SearchOutcome, keyword_terms
-from app.core.document_service import DocumentService
-from app.core.graph_results import AskResult
-from app.core.graph_service import GraphService
+from app.core.graph.graph_results import AskResult
+from app.core.graph.graph_service import GraphService
+from app.core.knowledge.document_service import DocumentService
 from app.domain.clock import Clock
 from app.domain.errors import NotFoundError, ValidationError
 from app.domain.messages import N_

@@ -1,4 +1,4 @@
-"""/help <question>: the bot's manual (app/core/command_reference.py) searched and
+"""/help <question>: the bot's manual (app/core/ask/command_reference.py) searched and
 answered in the reader's language.
 
 Each language gets its own index on first use: the entries as that catalog words them,
@@ -19,10 +19,10 @@ from zoneinfo import ZoneInfo
 import numpy as np
 
 from app.core.ask.analysis import INTENT_DOCS
+from app.core.ask.command_reference import REFERENCE, HelpEntry
 from app.core.ask.cues import load
 from app.core.ask.models import AskResponse
 from app.core.ask.stemming import stem
-from app.core.command_reference import REFERENCE, HelpEntry
 from app.i18n.catalogs import SOURCE_LANGUAGE, sentences
 from app.i18n.translator import Translator, translator
 from app.nlp.key_terms import STOP_WORDS, word_forms

@@ -6,7 +6,7 @@ from app.core.ask import answers as say
 from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS
 from app.core.ask.models import AskResponse, DocumentHit
 from app.core.ask.proposal_search import keyword_terms
-from app.core.graph_results import AskResult
+from app.core.graph.graph_results import AskResult
 from app.domain.messages import N_
 from app.i18n import SOURCE_LANGUAGE, Translator
 from app.services.llm import AnswerContext, LLMService

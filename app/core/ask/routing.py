@@ -25,8 +25,8 @@ from app.core.ask.analysis import (
 )
 from app.core.ask.models import DocumentHit
 from app.core.ask.proposal_search import SearchOutcome
-from app.core.graph_results import AskResult
-from app.core.proposal_facts import is_proposal_source
+from app.core.graph.graph_results import AskResult
+from app.core.graph.proposal_facts import is_proposal_source
 from app.domain.messages import N_
 from app.nlp.key_terms import normalize
 

@@ -56,7 +56,7 @@ class Fact:
 
 
 class NewFact(NamedTuple):
-    """A fact to store, already validated (app.core.graph_import.clean_fact)."""
+    """A fact to store, already validated (app.core.graph.graph_import.clean_fact)."""
 
     subject: str
     predicate: str

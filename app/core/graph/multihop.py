@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.core.graph_answers import Analysis, Entity, human, join_names
-from app.core.graph_results import Connection
+from app.core.graph.graph_answers import Analysis, Entity, human, join_names
+from app.core.graph.graph_results import Connection
 from app.nlp.key_terms import normalize
 from app.persistence.repositories.facts import Fact, FactRepository
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Protocol
 
-from app.core.themes import ThemeSummarizer, ranked_themes
+from app.core.closing.themes import ThemeSummarizer, ranked_themes
 from app.services.llm.base import ThemeGroup
 
 

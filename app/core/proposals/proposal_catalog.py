@@ -22,8 +22,8 @@ import numpy as np
 
 from app.core.ask.models import CREATION, DEADLINE, AskFilters
 from app.core.ask.proposal_search import ProposalSearch, keyword_terms
-from app.core.document_service import DocumentService
-from app.core.proposal_service import not_found
+from app.core.knowledge.document_service import DocumentService
+from app.core.proposals.proposal_service import not_found
 from app.domain.errors import NotFoundError, ValidationError
 from app.domain.models import Proposal, ProposalStatus, ProposalType
 from app.persistence.database import Database

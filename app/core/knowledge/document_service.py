@@ -18,8 +18,8 @@ import numpy as np
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.index_service import IndexService
-from app.core.proposal_service import not_found as proposal_not_found
+from app.core.knowledge.index_service import IndexService
+from app.core.proposals.proposal_service import not_found as proposal_not_found
 from app.domain.clock import Clock
 from app.domain.errors import NotFoundError, PermissionDeniedError, ValidationError
 from app.domain.interfaces import DocumentHook, NullDocumentHook

@@ -20,10 +20,10 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.graph_answers import Analysis, PredicateIndex, analyze, answer_from, relevance
-from app.core.graph_import import ImportReport, bounded, clean_fact, clean_text, import_lines
-from app.core.graph_results import AskResult, ExploreResult, FindFactsResult, ScoredFact
-from app.core.multihop import ContextStore, Hop, explore, follow, plan
+from app.core.graph.graph_answers import Analysis, PredicateIndex, analyze, answer_from, relevance
+from app.core.graph.graph_import import ImportReport, bounded, clean_fact, clean_text, import_lines
+from app.core.graph.graph_results import AskResult, ExploreResult, FindFactsResult, ScoredFact
+from app.core.graph.multihop import ContextStore, Hop, explore, follow, plan
 from app.domain.clock import Clock, SystemClock
 from app.domain.errors import NotFoundError, PermissionDeniedError, ValidationError
 from app.domain.messages import N_

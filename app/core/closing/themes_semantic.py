@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from app.core.themes import (
+from app.core.closing.themes import (
     keyword_lists,
     name_group,
     ranked_themes,

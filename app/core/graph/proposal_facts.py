@@ -19,14 +19,14 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, tzinfo
 from typing import TYPE_CHECKING, Any
 
-from app.core.graph_import import MAX_ENTITY, clean_fact
+from app.core.graph.graph_import import MAX_ENTITY, clean_fact
 from app.domain.errors import ValidationError
 from app.domain.interfaces import ProposalIndexer
 from app.domain.models import Proposal, ProposalStatus, ProposalType, User
 from app.persistence.repositories.proposals import ProposalRepository
 
 if TYPE_CHECKING:
-    from app.core.graph_service import GraphService
+    from app.core.graph.graph_service import GraphService
 
 logger = logging.getLogger(__name__)
 

@@ -25,14 +25,14 @@ from typing import TYPE_CHECKING, Protocol
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.graph_import import clean_fact
+from app.core.graph.graph_import import clean_fact
 from app.domain.errors import ValidationError
 from app.persistence.knowledge_models import DocumentRow
 from app.persistence.repositories.facts import NewFact
 from app.services.llm.base import ExtractedFact
 
 if TYPE_CHECKING:
-    from app.core.graph_service import GraphService
+    from app.core.graph.graph_service import GraphService
 
 logger = logging.getLogger(__name__)
 

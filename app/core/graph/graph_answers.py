@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from app.core.graph_results import ScoredFact
+from app.core.graph.graph_results import ScoredFact
 from app.nlp.key_terms import (
     STOP_WORDS,
     Ngram,

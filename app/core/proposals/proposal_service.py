@@ -9,7 +9,7 @@ from enum import StrEnum
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core import validation
+from app.core.proposals import validation
 from app.domain.clock import Clock
 from app.domain.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
 from app.domain.interfaces import (

@@ -18,9 +18,9 @@ from typing import Any, NamedTuple
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.proposal_service import not_found
-from app.core.results import tally_free_form, tally_multiple_choice
-from app.core.themes import ThemeSummarizer, summarize_themes
+from app.core.closing.results import tally_free_form, tally_multiple_choice
+from app.core.closing.themes import ThemeSummarizer, summarize_themes
+from app.core.proposals.proposal_service import not_found
 from app.domain.clock import Clock
 from app.domain.errors import ConflictError, PermissionDeniedError
 from app.domain.interfaces import DeadlineScheduler, NullIndexer, ProposalIndexer

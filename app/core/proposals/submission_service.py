@@ -10,8 +10,8 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 
-from app.core import validation
-from app.core.proposal_service import PAGE_SIZE, not_found
+from app.core.proposals import validation
+from app.core.proposals.proposal_service import PAGE_SIZE, not_found
 from app.domain.clock import Clock
 from app.domain.errors import ConflictError, ValidationError
 from app.domain.messages import N_, Text

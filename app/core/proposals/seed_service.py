@@ -10,8 +10,8 @@ from typing import Any
 
 from sqlalchemy import text
 
-from app.core.results import tally_free_form, tally_multiple_choice
-from app.core.themes import summarize_themes
+from app.core.closing.results import tally_free_form, tally_multiple_choice
+from app.core.closing.themes import summarize_themes
 from app.domain.clock import Clock
 from app.domain.errors import ValidationError
 from app.domain.models import ProposalStatus, ProposalType, User

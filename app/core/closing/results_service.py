@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from app.core.proposal_service import not_found
+from app.core.proposals.proposal_service import not_found
 from app.domain.models import ProposalResults, ProposalStatus, ProposalType
 from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository

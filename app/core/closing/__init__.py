@@ -1,0 +1,1 @@
+"""Closing at the deadline: results, themes, and the outbox that announces them."""

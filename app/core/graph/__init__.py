@@ -1,0 +1,1 @@
+"""The knowledge graph: facts, their import, multi-hop answers."""

@@ -1,0 +1,1 @@
+"""Documents: import, chunking into the vector index, reconciliation."""

@@ -1,0 +1,1 @@
+"""Proposals and votes: creating, editing, cancelling, voting, submissions, members."""
