@@ -38,6 +38,7 @@ from app.core.ask.analysis import (
 from app.core.ask.knowledge_answers import RELATED_DOC
 from app.core.ask.models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
 from app.core.ask.proposal_search import ProposalSearch, SearchOutcome, keyword_terms
+from app.core.ask.spelling import Fix, Speller, describe
 from app.core.command_reference import HelpEntry, HelpIndex
 from app.core.document_service import DocumentService
 from app.core.graph_results import AskResult
@@ -105,6 +106,7 @@ class ContextService:
         self.tz = timezone
         self.search = ProposalSearch(db, vectors)
         self.help = HelpIndex(vectors.embed)
+        self.spelling = Speller(db)
 
     async def handle_intelligent_ask(
         self, question: str | None, *, user_id: int | None = None
@@ -125,8 +127,10 @@ class ContextService:
                 raise NotFoundError(
                     f"There is no proposal #{proposal_id}. Send /proposals to see them all."
                 )
-        analysis = await self.llm.analyze_ask_query(text)
-        return await self._answer(text, analysis, user_id)
+        reading, fixes = await self.spelling.correct(text)  # "evnts" -> "events"
+        analysis = await self.llm.analyze_ask_query(reading)
+        response = await self._answer(reading, analysis, user_id)
+        return _corrected(response, text, fixes) if fixes else response
 
     async def answer_about_proposal(
         self, proposal: Proposal, question: str, asked: str
@@ -346,6 +350,19 @@ class ContextService:
             return await self.graph.ask_question(text, max_results=FACTS_SHOWN)
         except ValidationError:  # nothing in the question to look up
             return None
+
+
+def _corrected(response: AskResponse, asked: str, fixes: list[Fix]) -> AskResponse:
+    """The answer to the corrected question, for the question as asked, saying what was
+    read otherwise (in "How I found this", or last when there is no such line)."""
+    note = describe(fixes)
+    how = "How I found this: "
+    if how in response.answer:
+        response.answer = response.answer.replace(how, f"{how}{note} ", 1)
+    else:
+        response.answer = f"{response.answer}\n\n{note}"
+    response.question = asked
+    return response
 
 
 _ALTERNATIVES = re.compile(r"\w or \w", re.I)  # "wifi or internet": either word will do

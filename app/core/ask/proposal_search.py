@@ -25,6 +25,7 @@ from functools import lru_cache
 import numpy as np
 
 from app.core.ask.analysis import STOP_WORDS
+from app.core.ask.categories import Categories, on_label
 from app.core.ask.models import DEADLINE, AskFilters
 from app.core.ask.topics import Expansion, Vocabulary
 from app.domain.models import Proposal, ProposalStatus
@@ -64,6 +65,7 @@ class Ranked:
     coverage: float  # share of the keywords found in its text
     similarity: float | None  # None when the semantic pass did not return it
     topic: float = 0.0  # closeness of the nearest topic word it contains
+    label: float = 0.0  # closeness to the label vector of the category the topic names
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +140,7 @@ class ProposalSearch:
         self.db = db
         self.vectors = vectors
         self.vocabulary = Vocabulary(db, vectors)
+        self.categories = Categories(vectors.embed)
 
     async def search(
         self,
@@ -153,11 +156,18 @@ class ProposalSearch:
         terms = keyword_terms(keywords)
         if not terms:
             return await self._filtered(filters)
-        hits = []
+        hits, labelled = [], {}
         if embedding is not None:
             hits = await self.vectors.query(
                 PROPOSALS, embedding, SEMANTIC_TOP_K, where=filters.chroma_where()
             )
+            label = await self.categories.label(terms)
+            if label is not None:  # "events": the proposals close to what events are
+                near = await self.vectors.query(
+                    PROPOSALS, label.vector, SEMANTIC_TOP_K, where=filters.chroma_where()
+                )
+                labelled = on_label({int(h.metadata.get("proposal_id", 0)): h.similarity
+                                     for h in near})  # fmt: skip
         similarity = {int(h.metadata.get("proposal_id", 0)): h.similarity for h in hits}
         expansions = await self.vocabulary.expand(terms, embedding) if embedding is not None else []
         words = [*terms, *(e.word for e in expansions)]
@@ -166,7 +176,7 @@ class ProposalSearch:
             repo = ProposalRepository(session)
             by_text = await repo.search_text(patterns, limit=WORD_LIMIT, **filters.sql())
             known = {p.id for p in by_text}
-            extra = [i for i in similarity if i not in known]
+            extra = [i for i in {**similarity, **labelled} if i not in known]
             by_meaning = (
                 await repo.find_proposals_by_dynamic_criteria(ids=extra, **filters.sql())
                 if extra
@@ -178,7 +188,9 @@ class ProposalSearch:
                 else None
             )
         candidates = [*by_text, *by_meaning]
-        return self._rank(terms, candidates, similarity, filtered_total, expansions, any_word)
+        return self._rank(
+            terms, candidates, similarity, filtered_total, expansions, any_word, labelled
+        )
 
     def _rank(
         self,
@@ -188,7 +200,9 @@ class ProposalSearch:
         filtered_total: int | None,
         expansions: Sequence[Expansion] = (),
         any_word: bool = False,
+        labelled: dict[int, float] | None = None,
     ) -> SearchOutcome:
+        labelled = labelled or {}
         scored, topics = [], {}
         for proposal in candidates:
             coverage, in_title = _coverage(terms, proposal)
@@ -211,12 +225,14 @@ class ProposalSearch:
             near = topic >= TOPIC_SURE and (sim or 0.0) >= TOPIC_NEAR_MEANING
             on_topic = topic > 0 and (near or topic + (sim or 0.0) >= TOPIC_SUM)
             on_topic = on_topic and (len(terms) == 1 or coverage > 0)  # stands in for a word
+            label = labelled.get(proposal.id, 0.0)
+            on_topic = on_topic or label > 0
             if not (lexical or close or on_topic):
                 continue
             words += lexical
             meaning += (close or on_topic) and not lexical
-            score = (sim or 0.0) + max(coverage, topic) + (0.25 if in_title else 0.0)
-            ranked.append(Ranked(proposal, round(score, 4), coverage, sim, topic))
+            score = (sim or 0.0) + max(coverage, topic, label) + (0.25 if in_title else 0.0)
+            ranked.append(Ranked(proposal, round(score, 4), coverage, sim, topic, label))
         ranked.sort(key=lambda r: (-r.score, -r.proposal.id))
         return SearchOutcome(ranked, len(ranked), filtered_total, words, meaning)
 
