@@ -39,6 +39,12 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
+def quoted(words: Sequence[str]) -> str:
+    """“boat”, or “boat” and “harbour”."""
+    marked = [f"“{w}”" for w in words]
+    return marked[0] if len(marked) == 1 else ", ".join(marked[:-1]) + " or " + marked[-1]
+
+
 def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 

@@ -35,6 +35,7 @@ from app.core.ask.analysis import (
     analyze_question,
     date_direction,
 )
+from app.core.ask.coverage import Coverage, foreign_subjects
 from app.core.ask.knowledge_answers import RELATED_DOC
 from app.core.ask.models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
 from app.core.ask.proposal_search import ProposalSearch, SearchOutcome, keyword_terms
@@ -107,6 +108,7 @@ class ContextService:
         self.search = ProposalSearch(db, vectors)
         self.help = HelpIndex(vectors.embed)
         self.spelling = Speller(db)
+        self.coverage = Coverage(vectors.embed)
 
     async def handle_intelligent_ask(
         self, question: str | None, *, user_id: int | None = None
@@ -264,18 +266,48 @@ class ContextService:
         route = routing.decide(text, analysis, found, None if rules == analysis else rules)
         if route.source == "proposals":
             return await self._proposals(text, filters, keywords, outcome, passages, notes, route)
-        if route.source == "help":
-            return await self._help(text, await self.help.best(text, embedding))
-        if route.source == "facts" and facts is not None:
+        entries = await self.help.best(text, embedding) if route.source == "help" else []
+        missing = await self._uncovered(text, route, passages, facts, entries)
+        if route.source == "help" and not missing:
+            return await self._help(text, entries)
+        if route.source == "facts" and facts is not None and not missing:
             return await knowledge_answers.facts(text, facts, passages, self.llm, route.why)
-        if route.source == "documents":
+        if route.source == "documents" and not missing:
             return await knowledge_answers.documents(text, passages, self.llm, route.why)
+        unsaid = (
+            f"Nothing I have is about {say.quoted(missing)}, although some of it shares "
+            "other words with your question."
+            if missing
+            else ""
+        )
         return AskResponse(
             question=text,
             intent=INTENT_PROPOSALS if about_proposals else analysis.intent,
-            answer=f"{say.NO_ANSWER}\n\n{say.KNOWLEDGE_HINT}",
+            answer="\n\n".join(p for p in (say.NO_ANSWER, unsaid, say.KNOWLEDGE_HINT) if p),
             content_keywords=analysis.content_keywords,
         )
+
+    async def _uncovered(
+        self,
+        text: str,
+        route: routing.Route,
+        passages: list[DocumentHit],
+        facts: AskResult | None,
+        entries: list[HelpEntry],
+    ) -> list[str]:
+        """What the question names that neither the community's texts nor what would
+        answer it are about ("my boat" near the parking policy)."""
+        if route.source == "documents":
+            answers = [h.content for h in passages]
+        elif route.source == "facts" and facts is not None:
+            answers = [f"{s.fact.subject} {s.fact.predicate} {s.fact.object}"
+                       for s in facts.relevant_facts]  # fmt: skip
+        elif route.source == "help":
+            answers = [e.searchable for e in entries]
+        else:
+            return []
+        foreign = foreign_subjects(text, await self.spelling.lexicon())
+        return await self.coverage.uncovered(foreign, answers) if foreign and answers else []
 
     async def _proposals(
         self,

@@ -93,6 +93,19 @@ class Evidence:
         )
         return top is not None and not is_proposal_source(top.source)
 
+    def facts_about_question(self, question: str) -> bool:
+        """A found fact names something the question names: a fact that matched on its
+        relation alone ("X managed by Y" for "who manages the swimming pool?") does not
+        answer. A path followed to its end always does."""
+        if self.facts is None:
+            return False
+        if self.facts.chain is not None and self.facts.chain.complete:
+            return True
+        return any(
+            say.shares_words(question, f"{s.fact.subject} {s.fact.object}")
+            for s in self.facts.relevant_facts[:3]
+        )
+
     def fact_names_entity(self, question: str) -> bool:
         """A found fact is about a thing the question names in full ("the wifi router")."""
         if self.facts is None:
@@ -183,6 +196,7 @@ def decide(
         usable = found.own_facts or fact >= FACT_STRONG
         use_facts = (usable and fact >= FACT_NAMED and fact > doc + 0.05) or fallback
     use_facts = use_facts or bool(named and doc < DOC_SURE)
+    use_facts = use_facts and found.facts_about_question(question)
     strongest = max(doc, fact if use_facts and found.own_facts else 0.0)
     topic_only = not DOC_WORDS.search(question) and found.keywords
     asked = QUESTION_WORD.match(question) and found.passages_share_words(question)

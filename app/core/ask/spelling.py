@@ -104,6 +104,12 @@ class Lexicon:
                 for key in {word, *_deletes(word)}:
                     self.index.setdefault(key, []).append(word)
 
+    def contains(self, word: str) -> bool:
+        """Whether the community's texts (or the bot's own words) use this word, in this
+        or another simple form ("meet" when they say "meets")."""
+        forms = _inflected(word) | {word + s for s in ("s", "es", "ed", "d", "ing")}
+        return any(f in self.counts for f in forms)
+
     def known(self, word: str) -> bool:
         return any(f in self.counts or f in _model_words() for f in _inflected(word))
 
@@ -163,6 +169,10 @@ class Speller:
             fixes.append(Fix(match.group(0), word))
         return "".join(out) + text[last:], fixes
 
+    async def lexicon(self) -> Lexicon:
+        """The community's words (read at the first question, then every few minutes)."""
+        return await self._current()
+
     async def _current(self) -> Lexicon:
         async with self._lock:
             if self._lexicon is None or time.monotonic() - self._loaded > REFRESH_SECONDS:
@@ -171,6 +181,7 @@ class Speller:
                         *await ProposalRepository(session).all_texts(),
                         *await DocumentRepository(session).chunk_texts(CHUNK_LIMIT),
                         *await FactRepository(session).entity_names(ENTITY_LIMIT),
+                        *await FactRepository(session).predicate_vocabulary(),
                     ]
                 self._lexicon = await asyncio.to_thread(Lexicon, texts)
                 self._loaded = time.monotonic()
