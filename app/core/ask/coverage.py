@@ -44,12 +44,13 @@ def foreign_subjects(question: str, lexicon: Lexicon) -> list[str]:
     """The subject words of the question that none of the community's texts contain."""
     found = []
     for match in _SUBJECT.finditer(question):
-        for word in match.group(1).lower().split():  # "the garden shed": up to a filler word
+        # "the golf club", "the national election": the phrase's foreign words up to the
+        # first known one; a word after a known one may be a verb ("the budget plan for")
+        for word in match.group(1).lower().split():
             word = word.strip("-")
-            if word in STOP_WORDS:
+            if word in STOP_WORDS or lexicon.contains(word):
                 break
-            if not lexicon.contains(word):
-                found.append(word)
+            found.append(word)
     return list(dict.fromkeys(found))
 
 

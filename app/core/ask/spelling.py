@@ -27,6 +27,8 @@ from importlib import resources
 
 from app.core.ask.analysis import STOP_WORDS
 from app.core.ask.categories import CATEGORIES
+from app.core.proposal_facts import SOURCE_PREFIX
+from app.nlp.key_terms import normalize
 from app.persistence.database import Database
 from app.persistence.repositories.documents import DocumentRepository
 from app.persistence.repositories.facts import FactRepository
@@ -91,10 +93,19 @@ def distance(a: str, b: str) -> int:
 class Lexicon:
     """Known words with their frequency, and an index of their one-letter deletions."""
 
-    def __init__(self, texts: Iterable[str]) -> None:
+    def __init__(self, texts: Iterable[str], entities: Iterable[str] = ()) -> None:
         counts: Counter[str] = Counter()
         for text in texts:
             counts.update(_LETTERS.findall(text.lower()))
+        # The fact graph's entities by their words: "garden" -> "Community Garden".
+        self.entities: dict[str, str] = {}
+        self.entity_words: dict[str, set[str]] = {}
+        for name in entities:
+            norm = normalize(name)
+            self.entities.setdefault(norm, name)
+            counts.update(_LETTERS.findall(norm))
+            for word in norm.split():
+                self.entity_words.setdefault(word, set()).add(norm)
         own = [*STOP_WORDS, *BOT_WORDS, *(w for c in CATEGORIES for w in c.words.split())]
         counts.update({w: 1 for w in own})
         self.counts = counts
@@ -180,10 +191,12 @@ class Speller:
                     texts = [
                         *await ProposalRepository(session).all_texts(),
                         *await DocumentRepository(session).chunk_texts(CHUNK_LIMIT),
-                        *await FactRepository(session).entity_names(ENTITY_LIMIT),
                         *await FactRepository(session).predicate_vocabulary(),
                     ]
-                self._lexicon = await asyncio.to_thread(Lexicon, texts)
+                    entities = await FactRepository(session).entity_names(
+                        ENTITY_LIMIT, skip_source_prefix=SOURCE_PREFIX
+                    )  # the graph's own things, not proposal titles
+                self._lexicon = await asyncio.to_thread(Lexicon, texts, entities)
                 self._loaded = time.monotonic()
             return self._lexicon
 
