@@ -26,6 +26,7 @@ import numpy as np
 
 from app.core.ask.analysis import STOP_WORDS
 from app.core.ask.categories import Categories, on_label
+from app.core.ask.chatter import CHATTER
 from app.core.ask.models import DEADLINE, AskFilters
 from app.core.ask.topics import Expansion, Vocabulary
 from app.domain.models import Proposal, ProposalStatus
@@ -86,7 +87,8 @@ def keyword_terms(keywords: str | None) -> list[str]:
     if not keywords:
         return []
     words = [w.casefold() for w in _WORD.findall(keywords)]
-    return list(dict.fromkeys(w for w in words if w not in STOP_WORDS and len(w) > 1))
+    kept = [w for w in words if w not in STOP_WORDS and w not in CHATTER and len(w) > 1]
+    return list(dict.fromkeys(kept))
 
 
 @lru_cache(maxsize=65536)
