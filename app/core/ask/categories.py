@@ -30,7 +30,7 @@ Embed = Callable[[Sequence[str]], Awaitable[np.ndarray]]
 # Cosine of a proposal to a category's label vector (int8 MiniLM, description against
 # the indexed proposal text): above LABEL_FLOOR and within LABEL_RATIO of the best.
 LABEL_FLOOR = 0.3
-LABEL_RATIO = 0.6
+LABEL_RATIO = 0.75
 MAX_TOPIC_WORDS = 2  # "food related", "sustainability"; longer topics are not a category
 
 
@@ -39,6 +39,11 @@ class Category:
     name: str
     words: str  # what members call it, separated by spaces
     description: str  # what it covers: embedded as its label vector
+    examples: str = ""  # things that belong to it, comma-separated: found as words
+
+    @property
+    def terms(self) -> list[str]:
+        return [t.strip() for t in self.examples.split(",") if t.strip()]
 
 
 CATEGORIES: tuple[Category, ...] = (
@@ -46,76 +51,94 @@ CATEGORIES: tuple[Category, ...] = (
         "events",
         "event events activity activities social gathering gatherings celebration "
         "celebrations festivities entertainment",
-        "social events and activities: a party, a festival, a celebration, a game night, "
-        "a film night, a concert, a dinner, a class, a workshop, a sports team, a gathering",
+        "social events and activities: a party, a festival, a celebration, a game "
+        "night, a film night, a concert, a dinner, a class, a workshop, a sports team, "
+        "a gathering",
+        "party, parties, festival, celebration, concert, game night, movie night, film "
+        "night, karaoke, dinner, potluck, barbecue, picnic, workshop, class, classes, "
+        "course, tournament, football, meetup",
     ),
     Category(
         "sustainability",
-        "sustainability sustainable environment environmental green eco ecological climate "
-        "renewable renewables",
+        "sustainability sustainable environment environmental green eco ecological "
+        "climate renewable renewables",
         "sustainability and the environment: renewable energy, solar panels, green "
         "electricity, recycling, compost, waste, electric cars, saving energy",
+        "solar, renewable, recycling, recycle, compost, green electricity, electric "
+        "cars, charging points, energy saving, insulation, car-sharing",
     ),
     Category(
         "food",
         "food foods eating meal meals cooking drinks catering",
         "food and drink: meals, cooking, dinners, pizza, a barbecue, catering, snacks, "
         "the fridge, groceries",
+        "food, meal, dinner, lunch, breakfast, pizza, barbecue, potluck, catering, "
+        "cooking, snacks, fridge, vegetarian, soup, dishes, cuisine",
     ),
     Category(
         "money",
         "money finance finances financial spending costs funding funds expenses",
         "money and the budget: spending, costs, prices in EUR, funding, grants, "
         "fundraising, fees, savings",
+        "",
     ),
     Category(
         "safety",
         "safety security safe secure crime theft",
         "safety and security: cameras, locks, keys and access cards, theft, break-ins, "
         "lights at night, emergencies",
+        "security, camera, cameras, locks, key cards, theft, stolen, break-ins, alarm",
     ),
     Category(
         "pets",
         "pet pets animal animals",
         "pets and animals: dogs, cats, a dog area, an office cat, animals in the building",
+        "dog, dogs, cat, cats, pets, animals",
     ),
     Category(
         "music",
         "music musical musicians concerts",
         "music: bands, concerts, singing, karaoke, instruments, a rehearsal room",
+        "music, band, bands, concert, karaoke, singing, choir, instruments, rehearsal",
     ),
     Category(
         "sports",
         "sport sports fitness exercise",
-        "sports and exercise: football, tennis, table tennis, yoga, fitness, cycling, "
-        "a sports club or team",
+        "sports and exercise: football, tennis, table tennis, yoga, fitness, cycling, a"
+        " sports club or team",
+        "football, tennis, table tennis, yoga, fitness, sports, tournament",
     ),
     Category(
         "transport",
         "transport transportation mobility vehicles commuting",
         "transport and mobility: cars, parking, bikes, car sharing, charging electric cars",
+        "car, cars, parking, bike, bikes, car-sharing, cargo bike",
     ),
     Category(
         "cleaning",
         "cleaning cleanliness hygiene tidiness housekeeping",
-        "cleaning and tidiness: a cleaning rota, a cleaning company, clean-up days, "
-        "a dirty kitchen, rubbish",
+        "cleaning and tidiness: a cleaning rota, a cleaning company, clean-up days, a "
+        "dirty kitchen, rubbish",
+        "cleaning, clean-up, cleaner",
     ),
     Category(
         "technology",
         "technology tech digital computers internet online",
         "technology: the internet connection, wifi, printers, apps and software, computers",
+        "internet, wifi, printer, app, software, computer, fibre",
     ),
     Category(
         "accessibility",
         "accessibility accessible disability disabled barrier-free",
         "accessibility: wheelchair ramps, lifts, access for people with disabilities "
         "and parents with prams",
+        "wheelchair, ramp, lift, accessible, prams",
     ),
     Category(
         "children",
         "children kids family families youth",
-        "children and families: a playground, children's games, a youth team, parents",
+        "children and families: a playground, games for children, a youth team, parents",
+        "children, kids, playground, youth, parents",
     ),
 )
 

@@ -53,6 +53,8 @@ SEMANTIC_FLOOR_PHRASE = 0.45
 TOPIC_SURE = 0.6
 TOPIC_NEAR_MEANING = 0.2
 TOPIC_SUM = 0.9
+LABEL_EXAMPLE = 0.5  # the score of a proposal that names an example of the category
+EXAMPLE_IN_PASSING = 0.25  # closeness to the label that an example in the text needs
 SEMANTIC_RATIO = 0.6
 SEMANTIC_RATIO_WITH_WORDS = 0.85
 MIN_STEM = 4
@@ -137,6 +139,20 @@ def _topic(expansions: Sequence[Expansion], proposal: Proposal) -> float:
     return max((e.closeness for e in expansions if text.has(e.word)), default=0.0)
 
 
+def _example(examples: Sequence[str], loosely: set[int], proposal: Proposal) -> bool:
+    """Whether the proposal names one of a category's examples ("game night", "solar"):
+    in its title, or anywhere when it is at least loosely about the category."""
+    if not examples:
+        return False
+    title = _Words(proposal.title)
+    if any(all(title.has(w) for w in term.split()) for term in examples):
+        return True
+    if proposal.id not in loosely:
+        return False
+    text = _Words(" ".join([proposal.title, proposal.description, *proposal.options]))
+    return any(all(text.has(w) for w in term.split()) for term in examples)
+
+
 class ProposalSearch:
     def __init__(self, db: Database, vectors: VectorDBService) -> None:
         self.db = db
@@ -158,7 +174,7 @@ class ProposalSearch:
         terms = keyword_terms(keywords)
         if not terms:
             return await self._filtered(filters)
-        hits, labelled = [], {}
+        hits, labelled, examples, loosely = [], {}, [], set()
         if embedding is not None:
             hits = await self.vectors.query(
                 PROPOSALS, embedding, SEMANTIC_TOP_K, where=filters.chroma_where()
@@ -168,11 +184,15 @@ class ProposalSearch:
                 near = await self.vectors.query(
                     PROPOSALS, label.vector, SEMANTIC_TOP_K, where=filters.chroma_where()
                 )
-                labelled = on_label({int(h.metadata.get("proposal_id", 0)): h.similarity
-                                     for h in near})  # fmt: skip
+                closeness = {int(h.metadata.get("proposal_id", 0)): h.similarity for h in near}
+                labelled = on_label(closeness)
+                examples = label.category.terms  # "party", "festival": found as words
+                # an example named only in passing ("followed by soup") must come from a
+                # proposal at least loosely about the category
+                loosely = {i for i, sim in closeness.items() if sim >= EXAMPLE_IN_PASSING}
         similarity = {int(h.metadata.get("proposal_id", 0)): h.similarity for h in hits}
         expansions = await self.vocabulary.expand(terms, embedding) if embedding is not None else []
-        words = [*terms, *(e.word for e in expansions)]
+        words = [*terms, *(e.word for e in expansions), *(w for t in examples for w in t.split())]
         patterns = list(dict.fromkeys(_stem(t) for t in words))
         async with self.db.transaction() as session:
             repo = ProposalRepository(session)
@@ -191,8 +211,9 @@ class ProposalSearch:
             )
         candidates = [*by_text, *by_meaning]
         return self._rank(
-            terms, candidates, similarity, filtered_total, expansions, any_word, labelled
-        )
+            terms, candidates, similarity, filtered_total, expansions, any_word,
+            labelled, (examples, loosely),
+        )  # fmt: skip
 
     def _rank(
         self,
@@ -203,6 +224,7 @@ class ProposalSearch:
         expansions: Sequence[Expansion] = (),
         any_word: bool = False,
         labelled: dict[int, float] | None = None,
+        examples: tuple[Sequence[str], set[int]] = ((), set()),
     ) -> SearchOutcome:
         labelled = labelled or {}
         scored, topics = [], {}
@@ -228,6 +250,8 @@ class ProposalSearch:
             on_topic = topic > 0 and (near or topic + (sim or 0.0) >= TOPIC_SUM)
             on_topic = on_topic and (len(terms) == 1 or coverage > 0)  # stands in for a word
             label = labelled.get(proposal.id, 0.0)
+            if not label and _example(*examples, proposal):
+                label = LABEL_EXAMPLE
             on_topic = on_topic or label > 0
             if not (lexical or close or on_topic):
                 continue
