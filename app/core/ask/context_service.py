@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo
 import numpy as np
 
 from app.core.ask import answers as say
-from app.core.ask import fact_paths, knowledge_answers, routing
+from app.core.ask import fact_paths, knowledge_answers, routing, topic_phrase
 from app.core.ask.analysis import (
     HOW_TO,
     INTENT_DOCS,
@@ -238,6 +238,7 @@ class ContextService:
 
     async def _answer(self, text: str, analysis: AskAnalysis, user_id: int | None) -> AskResponse:
         """Search all three sources with one embedding, then let the evidence decide."""
+        analysis = topic_phrase.reread(text, analysis)  # "about the open day"
         about_proposals = analysis.intent == INTENT_PROPOSALS
         filters, notes = (
             await self._filters(text, analysis, user_id) if about_proposals else (AskFilters(), [])
@@ -262,7 +263,7 @@ class ContextService:
             manual = await self.help.scored(text, embedding)
             help_strength = manual[0][0] if manual else 0.0
         found = routing.Evidence(outcome, passages, facts, keywords, help_strength)
-        rules = analyze_question(text)  # the rules' reading, a cue beside a model's
+        rules = topic_phrase.reread(text, analyze_question(text))  # a cue beside a model's
         route = routing.decide(text, analysis, found, None if rules == analysis else rules)
         if route.source == "proposals":
             return await self._proposals(text, filters, keywords, outcome, passages, notes, route)

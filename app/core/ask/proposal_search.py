@@ -28,6 +28,7 @@ from app.core.ask.analysis import STOP_WORDS
 from app.core.ask.categories import Categories, on_label
 from app.core.ask.chatter import CHATTER
 from app.core.ask.models import DEADLINE, AskFilters
+from app.core.ask.topic_phrase import is_bot_word
 from app.core.ask.topics import Expansion, Vocabulary
 from app.domain.models import Proposal, ProposalStatus
 from app.nlp.key_terms import word_forms
@@ -85,11 +86,15 @@ class SearchOutcome:
 
 
 def keyword_terms(keywords: str | None) -> list[str]:
-    """The search words of the keywords, lower-cased, without filler and duplicates."""
+    """The search words of the keywords, lower-cased, without filler and duplicates. The
+    bot's status words stay when the reading kept them ("about closing the space")."""
     if not keywords:
         return []
     words = [w.casefold() for w in _WORD.findall(keywords)]
-    kept = [w for w in words if w not in STOP_WORDS and w not in CHATTER and len(w) > 1]
+    kept = [
+        w for w in words
+        if (w not in STOP_WORDS or is_bot_word(w)) and w not in CHATTER and len(w) > 1
+    ]  # fmt: skip
     return list(dict.fromkeys(kept))
 
 
