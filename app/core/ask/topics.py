@@ -27,7 +27,7 @@ from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository
 from app.services.vector_db_service import VectorDBService
 
-EXPANSION_FLOOR = 0.5  # cosine of a vocabulary word to the topic (MiniLM, word to word)
+EXPANSION_FLOOR = 0.6  # cosine of a vocabulary word to the topic (MiniLM, word to word)
 EXPANSIONS = 8  # at most this many words per topic
 MAX_TOPIC_WORDS = 3  # longer keyword lists are descriptions, not topics
 _WORD = re.compile(r"[a-z]{4,}")
