@@ -56,6 +56,9 @@ TOPIC_NEAR_MEANING = 0.2
 TOPIC_SUM = 0.9
 LABEL_EXAMPLE = 0.5  # the score of a proposal that names an example of the category
 EXAMPLE_IN_PASSING = 0.25  # closeness to the label that an example in the text needs
+# When no proposal contains a word of the topic (nor a near-synonym, nor an example of
+# its category), meaning alone must be clear: "wine" is not the wind-power tariff.
+SEMANTIC_FLOOR_ALONE = 0.45
 SEMANTIC_RATIO = 0.6
 SEMANTIC_RATIO_WITH_WORDS = 0.85
 MIN_STEM = 4
@@ -121,7 +124,8 @@ class _Words:
         self.forms: frozenset[str] = frozenset().union(*(_forms(w) for w in self.words))
 
     def has(self, term: str) -> bool:
-        if _forms(term) & self.forms:
+        # a shared stem of three letters is no match ("wine" and "wind" share "win")
+        if any(len(f) > 3 or f == term or f in self.words for f in _forms(term) & self.forms):
             return True
         stem = _stem(term)  # "fund" finds "fundraising"
         return len(stem) > MIN_STEM and any(w.startswith(stem) for w in self.words)
@@ -241,6 +245,8 @@ class ProposalSearch:
         best_sim = max((s for *_, s in scored if s is not None), default=0.0)
         ratio = SEMANTIC_RATIO_WITH_WORDS if best_cover == 1.0 else SEMANTIC_RATIO
         floor = SEMANTIC_FLOOR if len(terms) == 1 else SEMANTIC_FLOOR_PHRASE
+        if best_cover == 0 and not any(topics.values()) and not labelled:
+            floor = max(floor, SEMANTIC_FLOOR_ALONE)  # meaning with no word to back it
         sim_bar = max(floor, best_sim * ratio)
         ranked, words, meaning = [], 0, 0
         for proposal, coverage, in_title, sim in scored:
