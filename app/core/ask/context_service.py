@@ -35,7 +35,7 @@ from app.core.ask.analysis import (
     analyze_question,
     date_direction,
 )
-from app.core.ask.coverage import Coverage, foreign_subjects
+from app.core.ask.coverage import Coverage, subjects
 from app.core.ask.knowledge_answers import RELATED_DOC
 from app.core.ask.models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
 from app.core.ask.proposal_search import ProposalSearch, SearchOutcome, keyword_terms
@@ -307,8 +307,8 @@ class ContextService:
             answers = [e.searchable for e in entries]
         else:
             return []
-        foreign = foreign_subjects(text, await self.spelling.lexicon())
-        return await self.coverage.uncovered(foreign, answers) if foreign and answers else []
+        named = subjects(text, await self.spelling.lexicon())
+        return await self.coverage.uncovered(named, answers) if named and answers else []
 
     async def _proposals(
         self,

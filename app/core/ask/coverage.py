@@ -24,7 +24,9 @@ from collections.abc import Awaitable, Callable, Sequence
 import numpy as np
 
 from app.core.ask.analysis import STOP_WORDS
+from app.core.ask.chatter import CHATTER
 from app.core.ask.spelling import Lexicon
+from app.nlp.key_terms import word_forms
 
 Embed = Callable[[Sequence[str]], Awaitable[np.ndarray]]
 
@@ -38,6 +40,29 @@ _SUBJECT = re.compile(
 )
 _WORDS = re.compile(r"[a-z]{3,}")
 CACHE_LIMIT = 50_000
+KEYWORD_QUERY = 4  # at most this many words with no question word: a keyword query
+_ASKING = re.compile(
+    r"^\s*(?:who|whom|whose|what|when|where|which|why|how|is|are|was|were|do|does|did|"
+    r"can|could|should|will|would|may|has|have)\b",
+    re.I,
+)
+# Words naming a kind of text, not a subject: "sauna rules" asks about the sauna.
+GENERIC = frozenset("rule rules policy policies info information details guide hours times".split())
+
+
+def keyword_query(question: str) -> bool:
+    """A few words with no question around them: "kitchen robot", "sauna rules"."""
+    words = _WORDS.findall(question.lower())
+    return 0 < len(words) <= KEYWORD_QUERY and not _ASKING.match(question) and "?" not in question
+
+
+def subjects(question: str, lexicon: Lexicon) -> list[str]:
+    """What the question names that must be covered by what answers it: in a keyword
+    query, every word ("kitchen robot"); otherwise the foreign subject words."""
+    if keyword_query(question):
+        words = [w for w in _WORDS.findall(question.lower()) if w not in STOP_WORDS]
+        return [w for w in dict.fromkeys(words) if w not in CHATTER and w not in GENERIC]
+    return foreign_subjects(question, lexicon)
 
 
 def foreign_subjects(question: str, lexicon: Lexicon) -> list[str]:
@@ -63,10 +88,14 @@ class Coverage:
 
     async def uncovered(self, words: list[str], answers: Sequence[str]) -> list[str]:
         """The words none of the texts that would answer (passages, facts, manual entries)
-        is about, by meaning (``words`` are not in any of them)."""
+        contains or is about in meaning."""
         if not words or not answers:
             return list(words)
         texts = [" ".join(a.split()) for a in answers[:PASSAGES_READ]]
+        present = {f for t in texts for w in _WORDS.findall(t.lower()) for f in word_forms(w)}
+        words = [w for w in words if not word_forms(w) & present]
+        if not words:
+            return []
         own = sorted({w for t in texts for w in _WORDS.findall(t.lower()) if w not in STOP_WORDS})
         vectors = await self._vectors_of([*words, *own])
         passage_vectors = np.asarray(await self.embed(texts), dtype=np.float32)
