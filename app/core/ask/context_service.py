@@ -283,7 +283,7 @@ class ContextService:
         )
         return AskResponse(
             question=text,
-            intent=INTENT_PROPOSALS if about_proposals else analysis.intent,
+            intent=route.intent or (INTENT_PROPOSALS if about_proposals else analysis.intent),
             answer="\n\n".join(p for p in (say.NO_ANSWER, unsaid, say.KNOWLEDGE_HINT) if p),
             content_keywords=analysis.content_keywords,
         )

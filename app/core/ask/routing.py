@@ -19,8 +19,10 @@ from app.core.ask import answers as say
 from app.core.ask.analysis import (
     DOC_WORDS,
     HOW_TO,
+    INTENT_DOCS,
     INTENT_FACTS,
     INTENT_PROPOSALS,
+    PROPOSAL_WORDS,
     AskAnalysis,
 )
 from app.core.ask.models import DocumentHit
@@ -55,6 +57,8 @@ WH_QUESTION = re.compile(
     r"(?:who|whom|whose|what|where|when|which|how many)\b",
     re.I,
 )
+# "the post office", "the supermarket": a thing the question is about, by its article
+NAMED_THING = re.compile(r"\b(?:the|a|an|my|our)\s+(?!proposals?\b|polls?\b)[a-z]{3,}", re.I)
 TOPIC_MEANING = 0.3  # a proposal named by a bare topic must also be close in meaning
 LISTING = re.compile(
     r"^\s*(?:which|list|show|find|any|are there|is there|were there|has anyone|did anyone|"
@@ -141,6 +145,7 @@ class Evidence:
 class Route:
     source: Source
     why: str
+    intent: str | None = None  # the question's intent, when the evidence changed it
 
 
 def asks_how_it_works(question: str) -> bool:
@@ -185,6 +190,15 @@ def decide(
                     "it asks how something works, and a document answers that more closely "
                     "than any proposal",
                 )
+        if (
+            not PROPOSAL_WORDS.search(question)
+            and not found.proposals.ranked
+            and QUESTION_WORD.match(question)
+            and NAMED_THING.search(question)
+        ):  # "when does the post office close today?": a thing, not proposals
+            if found.passages and found.passages_share_words(question):
+                return Route("documents", "it asks about a thing, and a document names it")
+            return Route("nothing", "", INTENT_DOCS)
         return Route("proposals", _why_proposals(analysis, found))
     named = WH_QUESTION.match(question) and found.fact_names_entity(question)
     # With no passage at all, any fact of the community's own will do; facts drawn from
