@@ -37,6 +37,7 @@ from app.persistence.repositories.proposals import ProposalRepository
 from app.services.vector_db_service import PROPOSALS, VectorDBService
 
 SEMANTIC_TOP_K = 40
+LABEL_TOP_K = 80  # the proposals nearest a category's label vector
 LEXICAL_LIMIT = 300  # filtered lists
 WORD_LIMIT = 120  # proposals containing the words, those with the most of them first
 # Cosine similarity of the keywords to a proposal's text (int8 MiniLM). Scores of
@@ -190,9 +191,9 @@ class ProposalSearch:
             )
             label = await self.categories.label(terms)
             if label is not None:  # "events": the proposals close to what events are
-                near = await self.vectors.query(
-                    PROPOSALS, label.vector, SEMANTIC_TOP_K, where=filters.chroma_where()
-                )
+                # over all proposals: the bar is set by the category's clearest members,
+                # not by the best of a filtered few; the filters apply when re-read
+                near = await self.vectors.query(PROPOSALS, label.vector, LABEL_TOP_K)
                 closeness = {int(h.metadata.get("proposal_id", 0)): h.similarity for h in near}
                 labelled = on_label(closeness)
                 examples = label.category.terms  # "party", "festival": found as words
