@@ -27,6 +27,7 @@ from importlib import resources
 
 from app.core.ask.analysis import STOP_WORDS
 from app.core.ask.categories import CATEGORIES
+from app.core.ask.chatter import CHATTER
 from app.core.proposal_facts import SOURCE_PREFIX
 from app.nlp.key_terms import normalize
 from app.persistence.database import Database
@@ -34,7 +35,8 @@ from app.persistence.repositories.documents import DocumentRepository
 from app.persistence.repositories.facts import FactRepository
 from app.persistence.repositories.proposals import ProposalRepository
 
-MIN_LENGTH = 4  # shorter words have too many neighbours one edit away
+MIN_LENGTH = 3  # shorter words have too many neighbours one edit away
+SHORT = 4  # a word shorter than this is corrected only by an added letter ("opn" -> "open")
 LONG = 8  # words this long may be two edits off
 REFRESH_SECONDS = 600.0
 CHUNK_LIMIT = 50_000
@@ -129,7 +131,15 @@ class Lexicon:
         low = word.lower()
         if len(low) < MIN_LENGTH or not low.isalpha() or self.known(low):
             return None
+        if low in CHATTER:
+            return None
         allowed = 2 if len(low) >= LONG else 1
+        if len(low) < SHORT:  # only a dropped letter: "opn", not "pet" for "pen"
+            candidates = set(self.index.get(low, ())) - {low}
+            found = sorted(candidates, key=lambda w: -self.counts[w])
+            if len(found) == 1 or (found and self.counts[found[0]] > 3 * self.counts[found[1]]):
+                return found[0]
+            return None
         keys = {low, *_deletes(low)}
         if allowed == 2:
             keys |= {d for k in _deletes(low) for d in _deletes(k)}
