@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo
 import numpy as np
 
 from app.core.ask import answers as say
-from app.core.ask import fact_paths, knowledge_answers, routing, topic_phrase
+from app.core.ask import coverage, fact_paths, knowledge_answers, routing, topic_phrase
 from app.core.ask.analysis import (
     HOW_TO,
     INTENT_DOCS,
@@ -35,7 +35,7 @@ from app.core.ask.analysis import (
     analyze_question,
     date_direction,
 )
-from app.core.ask.coverage import Coverage, subjects
+from app.core.ask.coverage import subjects
 from app.core.ask.knowledge_answers import RELATED_DOC
 from app.core.ask.models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
 from app.core.ask.proposal_search import ProposalSearch, SearchOutcome, keyword_terms
@@ -53,7 +53,7 @@ from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository
 from app.persistence.repositories.users import UserRepository
 from app.services.llm import AnswerContext, LLMService
-from app.services.vector_db_service import VectorDBService
+from app.services.vector_db_service import CHUNKS, VectorDBService
 
 MAX_QUESTION = 500
 DOC_TOP_K = 5
@@ -108,7 +108,6 @@ class ContextService:
         self.search = ProposalSearch(db, vectors)
         self.help = HelpIndex(vectors.embed)
         self.spelling = Speller(db)
-        self.coverage = Coverage(vectors.embed)
 
     async def handle_intelligent_ask(
         self, question: str | None, *, user_id: int | None = None
@@ -251,7 +250,12 @@ class ContextService:
         # poorly inside a sentence about proposals), otherwise the question itself,
         # also when it asks how proposals work ("how many votes does a poll need?").
         listing = about_proposals and keywords and not routing.asks_how_it_works(text)
-        embedding = await self._embed(keywords if listing and keywords else text)
+        # The subject words ride in the same model call: coverage checks need them.
+        named = subjects(text, await self.spelling.lexicon())
+        found_vectors = await self.vectors.embed(
+            [keywords if listing and keywords else text, *named]
+        )
+        embedding, word_vectors = found_vectors[0], dict(zip(named, found_vectors[1:], strict=True))
         either = bool(_ALTERNATIVES.search(text))
         outcome, passages, facts = await asyncio.gather(
             self.search.search(filters, keywords, embedding, any_word=either),
@@ -268,7 +272,7 @@ class ContextService:
         if route.source == "proposals":
             return await self._proposals(text, filters, keywords, outcome, passages, notes, route)
         entries = await self.help.best(text, embedding) if route.source == "help" else []
-        missing = await self._uncovered(text, route, passages, facts, entries)
+        missing = await self._uncovered(route, passages, facts, entries, named, word_vectors)
         if route.source == "help" and not missing:
             return await self._help(text, entries)
         if route.source == "facts" and facts is not None and not missing:
@@ -290,16 +294,23 @@ class ContextService:
 
     async def _uncovered(
         self,
-        text: str,
         route: routing.Route,
         passages: list[DocumentHit],
         facts: AskResult | None,
         entries: list[HelpEntry],
+        named: list[str],
+        word_vectors: dict[str, np.ndarray],
     ) -> list[str]:
-        """What the question names that neither the community's texts nor what would
-        answer it are about ("my boat" near the parking policy)."""
+        """What the question names that what would answer it is not about ("my boat"
+        near the parking policy); passages are compared in meaning too (coverage)."""
+        if not named:
+            return []
+        vectors: list[np.ndarray] = []
         if route.source == "documents":
             answers = [h.content for h in passages]
+            # in meaning, the passage that answers: the one the answer quotes
+            stored = await self.vectors.vectors(CHUNKS, [h.chunk_id for h in passages[:1]])
+            vectors = list(stored.values())
         elif route.source == "facts" and facts is not None:
             answers = [f"{s.fact.subject} {s.fact.predicate} {s.fact.object}"
                        for s in facts.relevant_facts]  # fmt: skip
@@ -307,8 +318,7 @@ class ContextService:
             answers = [e.searchable for e in entries]
         else:
             return []
-        named = subjects(text, await self.spelling.lexicon())
-        return await self.coverage.uncovered(named, answers) if named and answers else []
+        return coverage.uncovered(named, answers, word_vectors, vectors) if answers else []
 
     async def _proposals(
         self,

@@ -1,4 +1,4 @@
-"""Whether the passages found are about what the question names, not only near it.
+"""Whether what would answer a question is about what it names, not only near it.
 
 A passage can match an off-topic question closely enough on its other words: "where
 can I park my boat?" lies near the parking policy, "what is the password for
@@ -7,19 +7,23 @@ netflix?" near the guest wifi page. One similarity threshold cannot tell these f
 says "gym". What tells them apart is the thing the question names.
 
 A subject word is a word of a phrase the question puts after an article, a possessive
-or "for"/"about" ("the gym", "my boat", "for netflix", "the garden shed"). When such
-a word appears nowhere in the community's texts (its proposals, documents and facts),
-what would answer (passages, facts, entries of the bot's manual) must still be about it
-in meaning: the word close to one of those texts as a whole (SUBJECT_NEAR_PASSAGE), or
-to one of their words (SUBJECT_NEAR_WORD: "gym" and "fitness", "clothes" and
-"laundry"). A boat is neither close to the parking policy nor to any of its words,
-so the question gets "nothing found" and the answer says which word nothing covers.
+or "for"/"about" ("the gym", "my boat", "for netflix", "the golf club"), up to the
+first word the community uses; in a keyword query ("kitchen robot") every word is one.
+A subject word the community's texts never use (its proposals, documents and facts)
+must be in what would answer, in some form, or - for document passages - close in
+meaning to the passage the answer quotes (SUBJECT_NEAR_PASSAGE: "gym" to the fitness
+room page, "clothes" to the laundry room page). A boat is not close to the parking
+policy, so the question gets "nothing found", and the answer says which word nothing
+covers.
+
+Cost: the subject words are embedded in the same model call as the question, and the
+passages' vectors are read from the index, so this adds no model call to an /ask.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -28,19 +32,14 @@ from app.core.ask.chatter import CHATTER
 from app.core.ask.spelling import Lexicon
 from app.nlp.key_terms import word_forms
 
-Embed = Callable[[Sequence[str]], Awaitable[np.ndarray]]
-
-SUBJECT_NEAR_PASSAGE = 0.35  # cosine of the word to the passage (MiniLM, int8)
-SUBJECT_NEAR_WORD = 0.6  # cosine of the word to the passage's closest word
+SUBJECT_NEAR_PASSAGE = 0.2  # cosine of the word alone to the passage (MiniLM, int8)
 PASSAGES_READ = 3
+KEYWORD_QUERY = 4  # at most this many words with no question word: a keyword query
 _SUBJECT = re.compile(
     r"\b(?:the|a|an|my|our|your|their|his|her|its|for|about)\s+"
     r"(?=([a-z][a-z-]{2,}(?:\s+[a-z][a-z-]{2,}){0,2}))",
     re.I,
 )
-_WORDS = re.compile(r"[a-z]{3,}")
-CACHE_LIMIT = 50_000
-KEYWORD_QUERY = 4  # at most this many words with no question word: a keyword query
 _ASKING = re.compile(
     r"^\s*(?:who|whom|whose|what|when|where|which|why|how|is|are|was|were|do|does|did|"
     r"can|could|should|will|would|may|has|have)\b",
@@ -48,6 +47,7 @@ _ASKING = re.compile(
 )
 # Words naming a kind of text, not a subject: "sauna rules" asks about the sauna.
 GENERIC = frozenset("rule rules policy policies info information details guide hours times".split())
+_WORDS = re.compile(r"[a-z]{3,}")
 
 
 def keyword_query(question: str) -> bool:
@@ -71,49 +71,31 @@ def foreign_subjects(question: str, lexicon: Lexicon) -> list[str]:
     for match in _SUBJECT.finditer(question):
         # "the golf club", "the national election": the phrase's foreign words up to the
         # first known one; a word after a known one may be a verb ("the budget plan for")
-        for word in match.group(1).lower().split():
-            word = word.strip("-")
+        for word in match.group(1).lower().replace("-", " ").split():
+            if len(word) < 3:  # "co" of "co-working"
+                continue
             if word in STOP_WORDS or lexicon.contains(word):
                 break
             found.append(word)
     return list(dict.fromkeys(found))
 
 
-class Coverage:
-    """Word vectors, embedded once and kept, to judge whether a passage covers a word."""
-
-    def __init__(self, embed: Embed) -> None:
-        self.embed = embed
-        self._vectors: dict[str, np.ndarray] = {}
-
-    async def uncovered(self, words: list[str], answers: Sequence[str]) -> list[str]:
-        """The words none of the texts that would answer (passages, facts, manual entries)
-        contains or is about in meaning."""
-        if not words or not answers:
-            return list(words)
-        texts = [" ".join(a.split()) for a in answers[:PASSAGES_READ]]
-        present = {f for t in texts for w in _WORDS.findall(t.lower()) for f in word_forms(w)}
-        words = [w for w in words if not word_forms(w) & present]
-        if not words:
-            return []
-        own = sorted({w for t in texts for w in _WORDS.findall(t.lower()) if w not in STOP_WORDS})
-        vectors = await self._vectors_of([*words, *own])
-        passage_vectors = np.asarray(await self.embed(texts), dtype=np.float32)
-        own_matrix = np.stack([vectors[w] for w in own]) if own else None
-        left = []
-        for word in words:
-            v = vectors[word]
-            near_passage = float(np.max(passage_vectors @ v))
-            near_word = float(np.max(own_matrix @ v)) if own_matrix is not None else 0.0
-            if near_passage < SUBJECT_NEAR_PASSAGE and near_word < SUBJECT_NEAR_WORD:
-                left.append(word)
+def uncovered(
+    words: Sequence[str],
+    answers: Sequence[str],
+    word_vectors: dict[str, np.ndarray],
+    answer_vectors: Sequence[np.ndarray] = (),
+) -> list[str]:
+    """The words none of the answering texts (passages, facts, manual entries) contains
+    in any form or, given their vectors, is about in meaning."""
+    texts = answers[:PASSAGES_READ]
+    present = {f for t in texts for w in _WORDS.findall(t.lower()) for f in word_forms(w)}
+    left = [w for w in words if not word_forms(w) & present]
+    if not left or not answer_vectors:
         return left
-
-    async def _vectors_of(self, words: list[str]) -> dict[str, np.ndarray]:
-        new = [w for w in dict.fromkeys(words) if w not in self._vectors]
-        if new:
-            if len(self._vectors) + len(new) > CACHE_LIMIT:
-                self._vectors.clear()
-            for word, vector in zip(new, await self.embed(new), strict=True):
-                self._vectors[word] = np.asarray(vector, dtype=np.float32)
-        return {w: self._vectors[w] for w in words}
+    matrix = np.stack([np.asarray(v, dtype=np.float32) for v in answer_vectors[:PASSAGES_READ]])
+    return [
+        w
+        for w in left
+        if w not in word_vectors or float(np.max(matrix @ word_vectors[w])) < SUBJECT_NEAR_PASSAGE
+    ]

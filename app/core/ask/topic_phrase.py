@@ -67,15 +67,15 @@ def reread(question: str, analysis: AskAnalysis) -> AskAnalysis:
     status = analysis.status
     if status is not None and not any(p.search(outside) for p, s in STATUS_PATTERNS if s == status):
         status = None  # "proposals about the open day": "open" is part of the topic
-    bot_words = list(STATUS_PATTERNS)
+    bot_words = [p for p, _ in STATUS_PATTERNS]
     if analysis.date_phrase is None:  # else "closing" belongs to the date: "closing in May"
-        bot_words += [(DEADLINE_WORDS, None), (CREATION_WORDS, None)]
+        bot_words += [DEADLINE_WORDS, CREATION_WORDS]
     restored = []
     for word in _WORD.findall(inside):
         low = word.lower()
         if low in _FUNCTION:
             continue
-        if any(p.fullmatch(word) for p, _ in bot_words):
+        if any(p.fullmatch(word) for p in bot_words):
             restored.append(low)
     if status == analysis.status and not restored:
         return analysis
