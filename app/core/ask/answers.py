@@ -142,7 +142,7 @@ def listing(found: Sequence[Proposal], total: int, tz: ZoneInfo) -> list[str]:
 
 def proposals_how(
     filters: AskFilters, keywords: str | None, filtered_total: int | None, total: int,
-    by_words: int, by_meaning: int, tz: ZoneInfo,
+    by_words: int, by_meaning: int, tz: ZoneInfo, category: tuple[str, int] | None = None,
 ) -> str:  # fmt: skip
     parts = []
     if filters.active:
@@ -155,6 +155,8 @@ def proposals_how(
             how += f": {by_words} matched the words"
             if by_meaning:
                 how += f", {by_meaning} the meaning"
+            if category and category[1]:
+                how += f", {category[1]} are about {category[0]} in other words"
         parts.append(("then " if parts else "I ") + how)
     if not parts:
         return "How I found this: no filters or topic in the question, so I listed every proposal."

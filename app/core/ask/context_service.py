@@ -347,6 +347,7 @@ class ContextService:
         how = say.proposals_how(
             filters, keywords, outcome.filtered_total, outcome.total, outcome.by_words,
             outcome.by_meaning, self.tz,
+            (outcome.category, outcome.by_category) if outcome.category else None,
         )  # fmt: skip
         sections.append(" ".join([how, f"I answered from proposals because {route.why}.", *notes]))
         sections.append(say.proposal_hints(found))

@@ -83,6 +83,8 @@ class SearchOutcome:
     filtered_total: int | None  # proposals matching the filters alone (None: no filters)
     by_words: int  # accepted thanks to the words
     by_meaning: int  # accepted on meaning alone
+    by_category: int = 0  # accepted as examples of the category the topic names
+    category: str | None = None  # that category ("events")
 
     @property
     def proposals(self) -> list[Proposal]:
@@ -185,6 +187,7 @@ class ProposalSearch:
         if not terms:
             return await self._filtered(filters)
         hits, labelled, examples, loosely = [], {}, [], set()
+        category = None
         if embedding is not None:
             hits = await self.vectors.query(
                 PROPOSALS, embedding, SEMANTIC_TOP_K, where=filters.chroma_where()
@@ -197,6 +200,7 @@ class ProposalSearch:
                 closeness = {int(h.metadata.get("proposal_id", 0)): h.similarity for h in near}
                 labelled = on_label(closeness)
                 examples = label.category.terms  # "party", "festival": found as words
+                category = label.category.name
                 # an example named only in passing ("followed by soup") must come from a
                 # proposal at least loosely about the category
                 loosely = {i for i, sim in closeness.items() if sim >= EXAMPLE_IN_PASSING}
@@ -222,7 +226,7 @@ class ProposalSearch:
         candidates = [*by_text, *by_meaning]
         return self._rank(
             terms, candidates, similarity, filtered_total, expansions, any_word,
-            labelled, (examples, loosely),
+            labelled, (examples, loosely), category,
         )  # fmt: skip
 
     def _rank(
@@ -235,6 +239,7 @@ class ProposalSearch:
         any_word: bool = False,
         labelled: dict[int, float] | None = None,
         examples: tuple[Sequence[str], set[int]] = ((), set()),
+        category: str | None = None,
     ) -> SearchOutcome:
         labelled = labelled or {}
         scored, topics = [], {}
@@ -249,7 +254,7 @@ class ProposalSearch:
         if best_cover == 0 and not any(topics.values()) and not labelled:
             floor = max(floor, SEMANTIC_FLOOR_ALONE)  # meaning with no word to back it
         sim_bar = max(floor, best_sim * ratio)
-        ranked, words, meaning = [], 0, 0
+        ranked, words, meaning, as_kind = [], 0, 0, 0
         for proposal, coverage, in_title, sim in scored:
             close = sim is not None and sim >= sim_bar
             if coverage == 1.0 or (any_word and coverage > 0):
@@ -264,15 +269,15 @@ class ProposalSearch:
             label = labelled.get(proposal.id, 0.0)
             if not label and _example(*examples, proposal):
                 label = LABEL_EXAMPLE
-            on_topic = on_topic or label > 0
-            if not (lexical or close or on_topic):
+            if not (lexical or close or on_topic or label > 0):
                 continue
             words += lexical
             meaning += (close or on_topic) and not lexical
+            as_kind += label > 0 and not (lexical or close or on_topic)
             score = (sim or 0.0) + max(coverage, topic, label) + (0.25 if in_title else 0.0)
             ranked.append(Ranked(proposal, round(score, 4), coverage, sim, topic, label))
         ranked.sort(key=lambda r: (-r.score, -r.proposal.id))
-        return SearchOutcome(ranked, len(ranked), filtered_total, words, meaning)
+        return SearchOutcome(ranked, len(ranked), filtered_total, words, meaning, as_kind, category)
 
     async def _filtered(self, filters: AskFilters) -> SearchOutcome:
         """No keywords: the filtered set itself, the most relevant first (soonest
