@@ -390,32 +390,7 @@ class ContextService:
         ]
 
     async def _graph_answer(self, text: str) -> AskResult | None:
-        """The graph's answer; asked again with whole names when the question names an
-        entity by one of its words, and taken one step further when the answer is not
-        the kind the question asks for (fact_paths)."""
-        result = await self._ask_graph(text)
-        if not _complete(result):
-            whole = fact_paths.with_whole_names(text, await self.spelling.lexicon())
-            loose = await self._ask_graph(whole) if whole else None
-            if loose is not None and (_complete(loose) or _strength(loose) > _strength(result)):
-                result = loose
-        if result is not None:
-            result = await fact_paths.one_more_step(text, result, self.graph) or result
-        return result
-
-    async def _ask_graph(self, text: str) -> AskResult | None:
-        try:
-            return await self.graph.ask_question(text, max_results=FACTS_SHOWN)
-        except ValidationError:  # nothing in the question to look up
-            return None
-
-
-def _complete(result: AskResult | None) -> bool:
-    return result is not None and result.chain is not None and result.chain.complete
-
-
-def _strength(result: AskResult | None) -> float:
-    return result.relevant_facts[0].relevance if result and result.relevant_facts else 0.0
+        return await fact_paths.ask(self.graph, text, self.spelling.lexicon, FACTS_SHOWN)
 
 
 def _corrected(response: AskResponse, asked: str, fixes: list[Fix]) -> AskResponse:

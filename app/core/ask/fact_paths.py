@@ -21,6 +21,7 @@ that the connections were followed, from where.
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from app.core.ask.analysis import STOP_WORDS
@@ -28,6 +29,7 @@ from app.core.ask.spelling import Lexicon
 from app.core.graph_answers import relevance
 from app.core.graph_results import AskResult, ExploreResult, ScoredFact
 from app.core.multihop import ContextStore, Hop, HopStep
+from app.domain.errors import ValidationError
 from app.nlp.key_terms import normalize, word_forms
 from app.persistence.repositories.facts import Fact
 
@@ -48,6 +50,38 @@ class Graph(Protocol):
     async def explore_connections(
         self, entity: str, max_depth: object = 2, limit: object = None
     ) -> ExploreResult: ...
+
+
+async def ask(
+    graph: Graph, question: str, lexicon: Callable[[], Awaitable[Lexicon]], limit: int
+) -> AskResult | None:
+    """The graph's answer; asked again with whole names when the question names an
+    entity by one of its words, and taken one step further when the answer is not the
+    kind the question asks for. None when the question has nothing to look up."""
+    result = await _ask(graph, question, limit)
+    if not _complete(result):
+        whole = with_whole_names(question, await lexicon())
+        loose = await _ask(graph, whole, limit) if whole else None
+        if loose is not None and (_complete(loose) or _strength(loose) > _strength(result)):
+            result = loose
+    if result is not None:
+        result = await one_more_step(question, result, graph) or result
+    return result
+
+
+async def _ask(graph: Graph, question: str, limit: int) -> AskResult | None:
+    try:
+        return await graph.ask_question(question, max_results=limit)
+    except ValidationError:  # nothing in the question to look up
+        return None
+
+
+def _complete(result: AskResult | None) -> bool:
+    return result is not None and result.chain is not None and result.chain.complete
+
+
+def _strength(result: AskResult | None) -> float:
+    return result.relevant_facts[0].relevance if result and result.relevant_facts else 0.0
 
 
 def with_whole_names(question: str, lexicon: Lexicon) -> str | None:
