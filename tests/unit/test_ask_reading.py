@@ -95,3 +95,5 @@ def test_a_topic_is_a_category_only_by_its_words() -> None:
     assert categories.named(["sustainable"]).name == "sustainability"  # type: ignore[union-attr]
     assert categories.named(["time", "travel"]) is None
     assert categories.named(["food", "trucks", "parking"]) is None  # too long for a category
+    food = categories.named(["food", "trucks"])
+    assert food is not None and categories.rest(food, ["food", "trucks"]) == ["trucks"]

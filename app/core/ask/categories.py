@@ -162,13 +162,18 @@ class Categories:
         self._lock = asyncio.Lock()
 
     def named(self, terms: Sequence[str]) -> Category | None:
-        """The category a short topic is "events food related", if any."""
+        """The category a short topic names ("events", "food related"), if any."""
         if not terms or len(terms) > MAX_TOPIC_WORDS:
             return None
         for category, forms in zip(self.categories, self._forms, strict=True):
             if any(word_forms(t.casefold()) & forms for t in terms):
                 return category
         return None
+
+    def rest(self, category: Category, terms: Sequence[str]) -> list[str]:
+        """The topic's words that are not the category's: "trucks" of "food trucks"."""
+        forms = self._forms[self.categories.index(category)]
+        return [t for t in terms if not word_forms(t.casefold()) & forms]
 
     async def label(self, terms: Sequence[str]) -> Label | None:
         category = self.named(terms)

@@ -151,6 +151,13 @@ def _topic(expansions: Sequence[Expansion], proposal: Proposal) -> float:
     return max((e.closeness for e in expansions if text.has(e.word)), default=0.0)
 
 
+def _has_all(terms: Sequence[str], proposal: Proposal) -> bool:
+    if not terms:
+        return True
+    text = _Words(" ".join([proposal.title, proposal.description, *proposal.options]))
+    return all(text.has(t) for t in terms)
+
+
 def _example(examples: Sequence[str], loosely: set[int], proposal: Proposal) -> bool:
     """Whether the proposal names one of a category's examples ("game night", "solar"):
     in its title, or anywhere when it is at least loosely about the category."""
@@ -186,7 +193,7 @@ class ProposalSearch:
         terms = keyword_terms(keywords)
         if not terms:
             return await self._filtered(filters)
-        hits, labelled, examples, loosely = [], {}, [], set()
+        hits, labelled, examples, loosely, rest = [], {}, [], set(), []
         category = None
         if embedding is not None:
             hits = await self.vectors.query(
@@ -201,6 +208,7 @@ class ProposalSearch:
                 labelled = on_label(closeness)
                 examples = label.category.terms  # "party", "festival": found as words
                 category = label.category.name
+                rest = self.categories.rest(label.category, terms)  # "trucks" of "food trucks"
                 # an example named only in passing ("followed by soup") must come from a
                 # proposal at least loosely about the category
                 loosely = {i for i, sim in closeness.items() if sim >= EXAMPLE_IN_PASSING}
@@ -226,7 +234,7 @@ class ProposalSearch:
         candidates = [*by_text, *by_meaning]
         return self._rank(
             terms, candidates, similarity, filtered_total, expansions, any_word,
-            labelled, (examples, loosely), category,
+            labelled, (examples, loosely, rest), category,
         )  # fmt: skip
 
     def _rank(
@@ -238,7 +246,7 @@ class ProposalSearch:
         expansions: Sequence[Expansion] = (),
         any_word: bool = False,
         labelled: dict[int, float] | None = None,
-        examples: tuple[Sequence[str], set[int]] = ((), set()),
+        examples: tuple[Sequence[str], set[int], Sequence[str]] = ((), set(), ()),
         category: str | None = None,
     ) -> SearchOutcome:
         labelled = labelled or {}
@@ -267,8 +275,10 @@ class ProposalSearch:
             on_topic = topic > 0 and (near or topic + (sim or 0.0) >= TOPIC_SUM)
             on_topic = on_topic and (len(terms) == 1 or coverage > 0)  # stands in for a word
             label = labelled.get(proposal.id, 0.0)
-            if not label and _example(*examples, proposal):
+            if not label and _example(*examples[:2], proposal):
                 label = LABEL_EXAMPLE
+            if label and not _has_all(examples[2], proposal):
+                label = 0.0  # "food trucks": about food, but no truck in it
             if not (lexical or close or on_topic or label > 0):
                 continue
             words += lexical
