@@ -60,6 +60,7 @@ DOC_TOP_K = 5
 DOC_FLOOR = 0.25  # below this a passage is not about the question
 DOC_MARGIN = 0.15  # keep passages near the best one
 FACTS_SHOWN = 8
+TERMS_APART = 3  # a proposal topic of up to this many words is expanded word by word
 SELF = {"me", "i", "my", "myself", "mine"}
 
 # The usage hint; a front door fills in ``limit`` (MAX_QUESTION) in its reader's language.
@@ -251,14 +252,20 @@ class ContextService:
         # also when it asks how proposals work ("how many votes does a poll need?").
         listing = about_proposals and keywords and not routing.asks_how_it_works(text)
         # The subject words ride in the same model call: coverage checks need them.
+        # So do a proposal topic's words, each expanded on its own (ProposalSearch).
         named = subjects(text, await self.spelling.lexicon())
+        terms = keyword_terms(keywords) if listing else []
+        terms = [t for t in terms if t not in named] if 1 < len(terms) <= TERMS_APART else []
         found_vectors = await self.vectors.embed(
-            [keywords if listing and keywords else text, *named]
+            [keywords if listing and keywords else text, *named, *terms]
         )
-        embedding, word_vectors = found_vectors[0], dict(zip(named, found_vectors[1:], strict=True))
+        embedding = found_vectors[0]
+        word_vectors = dict(zip([*named, *terms], found_vectors[1:], strict=True))
         either = bool(_ALTERNATIVES.search(text))
         outcome, passages, facts = await asyncio.gather(
-            self.search.search(filters, keywords, embedding, any_word=either),
+            self.search.search(
+                filters, keywords, embedding, any_word=either, term_vectors=word_vectors
+            ),
             self._passages(text, embedding),
             self._graph_answer(text),
         )

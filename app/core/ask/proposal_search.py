@@ -172,6 +172,24 @@ def _example(examples: Sequence[str], loosely: set[int], proposal: Proposal) -> 
     return any(all(text.has(w) for w in term.split()) for term in examples)
 
 
+def _stand_in(
+    terms: Sequence[str], per_term: dict[str, list[Expansion]], proposal: Proposal
+) -> float:
+    """How close the words standing in for the missing terms are (0: some term has no
+    stand-in, or every term is missing): "holiday party" for "christmas party"."""
+    text = _Words(" ".join([proposal.title, proposal.description, *proposal.options]))
+    missing = [t for t in terms if not text.has(t)]
+    if not missing or len(missing) == len(terms):
+        return 0.0
+    closest = []
+    for term in missing:
+        found = [e.closeness for e in per_term.get(term, []) if text.has(e.word)]
+        if not found:
+            return 0.0
+        closest.append(max(found))
+    return min(closest)
+
+
 class ProposalSearch:
     def __init__(self, db: Database, vectors: VectorDBService) -> None:
         self.db = db
@@ -186,10 +204,13 @@ class ProposalSearch:
         embedding: np.ndarray | None,
         *,
         any_word: bool = False,
+        term_vectors: dict[str, np.ndarray] | None = None,
     ) -> SearchOutcome:
         """``any_word``: the words are alternatives ("wifi or internet"), so one of them is
         a whole match; otherwise a proposal must contain most of them, or all of them in
-        its own words (a topic expansion standing in for the rest)."""
+        its own words (a topic expansion standing in for the rest). ``term_vectors``: each
+        word's own vector, so that a near word stands in for the word it is near
+        ("holiday" for "christmas" in "christmas party"), not for the whole topic."""
         terms = keyword_terms(keywords)
         if not terms:
             return await self._filtered(filters)
@@ -213,7 +234,16 @@ class ProposalSearch:
                 # proposal at least loosely about the category
                 loosely = {i for i, sim in closeness.items() if sim >= EXAMPLE_IN_PASSING}
         similarity = {int(h.metadata.get("proposal_id", 0)): h.similarity for h in hits}
-        expansions = await self.vocabulary.expand(terms, embedding) if embedding is not None else []
+        per_term: dict[str, list[Expansion]] = {}
+        if len(terms) > 1 and term_vectors:
+            for term in terms:
+                if term in term_vectors:
+                    per_term[term] = await self.vocabulary.expand([term], term_vectors[term])
+            expansions = [e for found in per_term.values() for e in found]
+        elif embedding is not None:
+            expansions = await self.vocabulary.expand(terms, embedding)
+        else:
+            expansions = []
         words = [*terms, *(e.word for e in expansions), *(w for t in examples for w in t.split())]
         patterns = list(dict.fromkeys(_stem(t) for t in words))
         async with self.db.transaction() as session:
@@ -234,7 +264,7 @@ class ProposalSearch:
         candidates = [*by_text, *by_meaning]
         return self._rank(
             terms, candidates, similarity, filtered_total, expansions, any_word,
-            labelled, (examples, loosely, rest), category,
+            labelled, (examples, loosely, rest), category, per_term,
         )  # fmt: skip
 
     def _rank(
@@ -248,13 +278,16 @@ class ProposalSearch:
         labelled: dict[int, float] | None = None,
         examples: tuple[Sequence[str], set[int], Sequence[str]] = ((), set(), ()),
         category: str | None = None,
+        per_term: dict[str, list[Expansion]] | None = None,
     ) -> SearchOutcome:
         labelled = labelled or {}
         scored, topics = [], {}
         for proposal in candidates:
             coverage, in_title = _coverage(terms, proposal)
             scored.append((proposal, coverage, in_title, similarity.get(proposal.id)))
-            topics[proposal.id] = _topic(expansions, proposal)
+            topics[proposal.id] = (
+                _stand_in(terms, per_term, proposal) if per_term else _topic(expansions, proposal)
+            )
         best_cover = max((c for _, c, _, _ in scored), default=0.0)
         best_sim = max((s for *_, s in scored if s is not None), default=0.0)
         ratio = SEMANTIC_RATIO_WITH_WORDS if best_cover == 1.0 else SEMANTIC_RATIO
