@@ -34,6 +34,7 @@ from app.persistence.database import Database
 from app.persistence.repositories.documents import DocumentRepository
 from app.persistence.repositories.facts import FactRepository
 from app.persistence.repositories.proposals import ProposalRepository
+from app.persistence.repositories.users import UserRepository
 
 MIN_LENGTH = 3  # shorter words have too many neighbours one edit away
 SHORT = 4  # a word shorter than this is corrected only by an added letter ("opn" -> "open")
@@ -41,6 +42,7 @@ LONG = 8  # words this long may be two edits off
 REFRESH_SECONDS = 1800.0  # a stale word list only misses new words (read in ~1 s at 100k facts)
 CHUNK_LIMIT = 50_000
 ENTITY_LIMIT = 50_000
+USER_LIMIT = 50_000
 # The bot's own words for proposals and their states, besides the filler words.
 BOT_WORDS = (
     "proposal proposals poll polls vote votes voting ballot brainstorm brainstorms idea ideas "
@@ -202,6 +204,7 @@ class Speller:
                         *await ProposalRepository(session).all_texts(),
                         *await DocumentRepository(session).chunk_texts(CHUNK_LIMIT),
                         *await FactRepository(session).predicate_vocabulary(),
+                        *await UserRepository(session).names(USER_LIMIT),
                     ]
                     entities = await FactRepository(session).entity_names(
                         ENTITY_LIMIT, skip_source_prefix=SOURCE_PREFIX
