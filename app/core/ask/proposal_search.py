@@ -236,9 +236,8 @@ class ProposalSearch:
         similarity = {int(h.metadata.get("proposal_id", 0)): h.similarity for h in hits}
         per_term: dict[str, list[Expansion]] = {}
         if len(terms) > 1 and term_vectors:
-            for term in terms:
-                if term in term_vectors:
-                    per_term[term] = await self.vocabulary.expand([term], term_vectors[term])
+            wanted = {t: term_vectors[t] for t in terms if t in term_vectors}
+            per_term = await self.vocabulary.expand_each(wanted)
             expansions = [e for found in per_term.values() for e in found]
         elif embedding is not None:
             expansions = await self.vocabulary.expand(terms, embedding)

@@ -51,11 +51,19 @@ class Vocabulary:
         self._proposals = -1
         self._lock = asyncio.Lock()
 
+    async def expand_each(self, vectors: dict[str, np.ndarray]) -> dict[str, list[Expansion]]:
+        """Each word's nearest vocabulary words (``vectors``: the words' own), one read."""
+        await self._refresh()
+        return {term: self._nearest([term], vector) for term, vector in vectors.items()}
+
     async def expand(self, terms: list[str], embedding: np.ndarray) -> list[Expansion]:
         """The vocabulary words nearest to the topic (``embedding`` is the topic's)."""
         if not terms or len(terms) > MAX_TOPIC_WORDS:
             return []
         await self._refresh()
+        return self._nearest(terms, embedding)
+
+    def _nearest(self, terms: list[str], embedding: np.ndarray) -> list[Expansion]:
         if not self._words:
             return []
         own = frozenset().union(*(word_forms(t) for t in terms))
