@@ -56,6 +56,8 @@ def test_a_status_outside_the_topic_stays_a_filter() -> None:
     question = "any proposals about parking that are still open"
     read = reread(question, analyze_question(question))
     assert read.status is ProposalStatus.OPEN
+    asked = "which proposals about the gym are open?"  # the topic ends at its verb
+    assert reread(asked, analyze_question(asked)).status is ProposalStatus.OPEN
     assert topic_span(question) is not None
     assert question[slice(*topic_span(question))] == "parking"  # type: ignore[misc]
 

@@ -26,7 +26,8 @@ _ABOUT = re.compile(
     re.I,
 )
 _END = re.compile(
-    r"\s*(?:\b(?:that|which|who|whose|created|made|proposed|submitted|posted|started|"
+    r"\s*(?:\b(?:that|which|who|whose|are|is|was|were|will|have|has|had|can|could|"
+    r"created|made|proposed|submitted|posted|started|"
     r"from|by|since|before|after|during|between|this|last|next|in \d{4}|still|and|or)\b|"
     r"[,;?!.])",
     re.I,
