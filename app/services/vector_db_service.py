@@ -129,6 +129,17 @@ class VectorDBService:
         got = await asyncio.to_thread(collection.get, ids=list(ids), include=["documents"])
         return dict(zip(got["ids"], got.get("documents") or [], strict=False))
 
+    async def vectors(self, name: str, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """The stored vectors of the entries that exist among ``ids`` (no model call)."""
+        if not ids:
+            return {}
+        collection = await self._collection(name)
+        got = await asyncio.to_thread(collection.get, ids=list(ids), include=["embeddings"])
+        found = got.get("embeddings")
+        if found is None:
+            return {}
+        return {i: np.asarray(v, dtype=np.float32) for i, v in zip(got["ids"], found, strict=False)}
+
     async def update_metadata(
         self, name: str, ids: Sequence[str], metadatas: Sequence[dict[str, Any]]
     ) -> None:

@@ -50,7 +50,8 @@ STATUS_PATTERNS: list[tuple[re.Pattern[str], ProposalStatus]] = [
     (
         re.compile(
             r"\b(open|active|ongoing|running|current(?:ly)?|live|pending|still (?:open|running)|"
-            r"accepting votes|in progress|can (?:i|we) (?:still )?vote|going on|right now|"
+            r"accepting votes|in progress|can (?:i|we) (?:still )?vote|(?:i|we) can still vote|"
+            r"going on|right now|"
             r"at the moment|upcoming|unfinished|undecided)\b",
             re.I,
         ),

@@ -26,14 +26,17 @@ from zoneinfo import ZoneInfo
 import numpy as np
 
 from app.core.ask import answers as say
-from app.core.ask import knowledge_answers, routing
+from app.core.ask import coverage, fact_paths, knowledge_answers, routing, topic_phrase
 from app.core.ask.analysis import HOW_TO, INTENT_PROPOSALS, AskAnalysis
+from app.core.ask.command_reference import HelpEntry
+from app.core.ask.coverage import subjects
 from app.core.ask.help import HelpIndex
 from app.core.ask.knowledge_answers import RELATED_DOC
 from app.core.ask.language import detect_language
 from app.core.ask.models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
 from app.core.ask.multilingual import asks_who, direction, english_phrase, read_question
 from app.core.ask.proposal_search import ProposalSearch, SearchOutcome, keyword_terms
+from app.core.ask.spelling import Fix, Speller, describe
 from app.core.graph.graph_results import AskResult
 from app.core.graph.graph_service import GraphService
 from app.core.knowledge.document_service import DocumentService
@@ -41,19 +44,20 @@ from app.domain.clock import Clock
 from app.domain.errors import NotFoundError, ValidationError
 from app.domain.messages import N_
 from app.domain.models import Proposal
-from app.i18n import PSEUDO, Translator, normalize, translator
+from app.i18n import PSEUDO, SOURCE_LANGUAGE, Translator, normalize, translator
 from app.nlp.date_ranges import AmbiguousDateError, read_date_range
 from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository
 from app.persistence.repositories.users import UserRepository
 from app.services.llm import AnswerContext, LLMService
-from app.services.vector_db_service import VectorDBService
+from app.services.vector_db_service import CHUNKS, VectorDBService
 
 MAX_QUESTION = 500
 DOC_TOP_K = 5
 DOC_FLOOR = 0.25  # below this a passage is not about the question
 DOC_MARGIN = 0.15  # keep passages near the best one
 FACTS_SHOWN = 8
+TERMS_APART = 3  # a proposal topic of up to this many words is expanded word by word
 SELF = {"me", "i", "my", "myself", "mine"}
 
 # The usage hint; a front door fills in ``limit`` (MAX_QUESTION) in its reader's language.
@@ -104,6 +108,7 @@ class ContextService:
         self.search = ProposalSearch(db, vectors)
         self._english = translator("en", timezone)  # what a model reads as evidence
         self.help = HelpIndex(vectors.embed, timezone)
+        self.spelling = Speller(db)
 
     def writer(self, read_in: str, language: str | None) -> Translator:
         """The translator the answer is written with: the question's language, or the
@@ -133,8 +138,12 @@ class ContextService:
                     "There is no proposal #{id}. Send /proposals to see them all.",
                     id=proposal_id,
                 )
-        analysis = await self.llm.analyze_ask_query(text, read_in)
-        return await self._answer(text, analysis, user_id, tr)
+        reading, fixes = text, list[Fix]()
+        if read_in == SOURCE_LANGUAGE:  # typos are read against English and our own words
+            reading, fixes = await self.spelling.correct(text)  # "evnts" -> "events"
+        analysis = await self.llm.analyze_ask_query(reading, read_in)
+        response = await self._answer(reading, analysis, user_id, tr)
+        return _corrected(response, text, fixes, tr) if fixes else response
 
     async def answer_about_proposal(
         self, proposal: Proposal, question: str, asked: str, tr: Translator | None = None
@@ -247,6 +256,7 @@ class ContextService:
         self, text: str, analysis: AskAnalysis, user_id: int | None, tr: Translator
     ) -> AskResponse:
         """Search all three sources with one embedding, then let the evidence decide."""
+        analysis = topic_phrase.reread(text, analysis)  # "about the open day"
         about_proposals = analysis.intent == INTENT_PROPOSALS
         filters, notes = (
             await self._filters(text, analysis, user_id, tr)
@@ -261,11 +271,25 @@ class ContextService:
         # poorly inside a sentence about proposals), otherwise the question itself,
         # also when it asks how proposals work ("how many votes does a poll need?").
         listing = about_proposals and keywords and not routing.asks_how_it_works(text)
-        embedding = await self._embed(keywords if listing and keywords else text)
+        # The subject words ride in the same model call: coverage checks need them.
+        # So do a proposal topic's words, each expanded on its own (ProposalSearch).
+        named = (  # coverage reads English subjects ("my boat") against our own words
+            subjects(text, await self.spelling.lexicon())
+            if analysis.language == SOURCE_LANGUAGE
+            else []
+        )
+        terms = keyword_terms(keywords) if listing else []
+        terms = [t for t in terms if t not in named] if 1 < len(terms) <= TERMS_APART else []
+        found_vectors = await self.vectors.embed(
+            [keywords if listing and keywords else text, *named, *terms]
+        )
+        embedding = found_vectors[0]
+        word_vectors = dict(zip([*named, *terms], found_vectors[1:], strict=True))
         either = bool(_ALTERNATIVES.search(text))
         outcome, passages, facts = await asyncio.gather(
             self.search.search(
-                filters, keywords, embedding, any_word=either, language=analysis.language
+                filters, keywords, embedding, any_word=either, language=analysis.language,
+                term_vectors=word_vectors,
             ),
             self._passages(text, embedding),
             self._graph_answer(text),
@@ -276,25 +300,66 @@ class ContextService:
             help_strength = manual[0][0] if manual else 0.0
         found = routing.Evidence(outcome, passages, facts, keywords, help_strength)
         rules = read_question(text, analysis.language)  # the rules' reading, beside a model's
+        if analysis.language == SOURCE_LANGUAGE:
+            rules = topic_phrase.reread(text, rules)
         route = routing.decide(text, analysis, found, None if rules == analysis else rules)
         if route.source == "proposals":
             return await self._proposals(
                 text, filters, keywords, outcome, passages, notes, route, tr,
                 asks_who(text, analysis.language),
             )  # fmt: skip
-        if route.source == "help":
-            entries = await self.help.best(text, embedding, tr.language)
+        helps = route.source == "help"
+        entries = await self.help.best(text, embedding, tr.language) if helps else []
+        missing = await self._uncovered(route, passages, facts, entries, named, word_vectors, tr)
+        if route.source == "help" and not missing:
             return await self.help.answer(text, entries, self.llm, tr.language)
-        if route.source == "facts" and facts is not None:
+        if route.source == "facts" and facts is not None and not missing:
             return await knowledge_answers.facts(text, facts, passages, self.llm, tr, route.why)
-        if route.source == "documents":
+        if route.source == "documents" and not missing:
             return await knowledge_answers.documents(text, passages, self.llm, tr, route.why)
+        unsaid = (
+            tr("Nothing I have is about {words}, although some of it shares other words with "
+               "your question.", words=say.quoted(missing, tr))
+            if missing
+            else ""
+        )  # fmt: skip
         return AskResponse(
             question=text,
-            intent=INTENT_PROPOSALS if about_proposals else analysis.intent,
-            answer=f"{tr(say.NO_ANSWER)}\n\n{tr(say.KNOWLEDGE_HINT)}",
+            intent=route.intent or (INTENT_PROPOSALS if about_proposals else analysis.intent),
+            answer="\n\n".join(
+                p for p in (tr(say.NO_ANSWER), unsaid, tr(say.KNOWLEDGE_HINT)) if p
+            ),
             content_keywords=analysis.content_keywords,
         )
+
+    async def _uncovered(
+        self,
+        route: routing.Route,
+        passages: list[DocumentHit],
+        facts: AskResult | None,
+        entries: list[HelpEntry],
+        named: list[str],
+        word_vectors: dict[str, np.ndarray],
+        tr: Translator,
+    ) -> list[str]:
+        """What the question names that what would answer it is not about ("my boat"
+        near the parking policy); passages are compared in meaning too (coverage)."""
+        if not named:
+            return []
+        vectors: list[np.ndarray] = []
+        if route.source == "documents":
+            answers = [h.content for h in passages]
+            # in meaning, the passage that answers: the one the answer quotes
+            stored = await self.vectors.vectors(CHUNKS, [h.chunk_id for h in passages[:1]])
+            vectors = list(stored.values())
+        elif route.source == "facts" and facts is not None:
+            answers = [f"{s.fact.subject} {s.fact.predicate} {s.fact.object}"
+                       for s in facts.relevant_facts]  # fmt: skip
+        elif route.source == "help":
+            answers = [e.searchable(tr(e.usage), tr(e.text)) for e in entries]
+        else:
+            return []
+        return coverage.uncovered(named, answers, word_vectors, vectors) if answers else []
 
     async def _proposals(
         self,
@@ -326,6 +391,7 @@ class ContextService:
         how = say.proposals_how(
             filters, keywords, outcome.filtered_total, outcome.total, outcome.by_words,
             outcome.by_meaning, tr, outcome.meaning,
+            (outcome.category, outcome.by_category) if outcome.category else None,
         )  # fmt: skip
         because = tr("I answered from proposals because {why}.", why=tr(route.why))
         sections.append(" ".join([how, because, *notes]))
@@ -369,10 +435,22 @@ class ContextService:
         ]
 
     async def _graph_answer(self, text: str) -> AskResult | None:
-        try:
-            return await self.graph.ask_question(text, max_results=FACTS_SHOWN)
-        except ValidationError:  # nothing in the question to look up
-            return None
+        return await fact_paths.ask(self.graph, text, self.spelling.lexicon, FACTS_SHOWN)
+
+
+def _corrected(
+    response: AskResponse, asked: str, fixes: list[Fix], tr: Translator
+) -> AskResponse:
+    """The answer to the corrected question, for the question as asked, saying what was
+    read otherwise (in "How I found this", or last when there is no such line)."""
+    note = describe(fixes, tr)
+    how = tr("How I found this: {steps}.", steps="|").split("|")[0]
+    if how in response.answer:
+        response.answer = response.answer.replace(how, f"{how}{note} ", 1)
+    else:
+        response.answer = f"{response.answer}\n\n{note}"
+    response.question = asked
+    return response
 
 
 _ALTERNATIVES = re.compile(r"\w or \w", re.I)  # "wifi or internet": either word will do

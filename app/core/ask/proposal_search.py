@@ -25,8 +25,11 @@ from functools import lru_cache
 import numpy as np
 
 from app.core.ask.analysis import STOP_WORDS
+from app.core.ask.categories import Categories, on_label
+from app.core.ask.chatter import CHATTER
 from app.core.ask.models import DEADLINE, AskFilters
 from app.core.ask.stemming import forms as language_forms
+from app.core.ask.topic_phrase import is_bot_word
 from app.core.ask.topics import Expansion, Vocabulary
 from app.domain.models import Proposal, ProposalStatus
 from app.persistence.database import Database
@@ -34,6 +37,7 @@ from app.persistence.repositories.proposals import ProposalRepository
 from app.services.vector_db_service import PROPOSALS, VectorDBService
 
 SEMANTIC_TOP_K = 40
+LABEL_TOP_K = 80  # the proposals nearest a category's label vector
 LEXICAL_LIMIT = 300  # filtered lists
 WORD_LIMIT = 120  # proposals containing the words, those with the most of them first
 # Cosine similarity of the keywords to a proposal's text (int8 MiniLM). Scores of
@@ -51,6 +55,11 @@ SEMANTIC_FLOOR_PHRASE = 0.45
 TOPIC_SURE = 0.6
 TOPIC_NEAR_MEANING = 0.2
 TOPIC_SUM = 0.9
+LABEL_EXAMPLE = 0.5  # the score of a proposal that names an example of the category
+EXAMPLE_IN_PASSING = 0.25  # closeness to the label that an example in the text needs
+# When no proposal contains a word of the topic (nor a near-synonym, nor an example of
+# its category), meaning alone must be clear: "wine" is not the wind-power tariff.
+SEMANTIC_FLOOR_ALONE = 0.45
 SEMANTIC_RATIO = 0.6
 SEMANTIC_RATIO_WITH_WORDS = 0.85
 MIN_STEM = 4
@@ -64,6 +73,7 @@ class Ranked:
     coverage: float  # share of the keywords found in its text
     similarity: float | None  # None when the semantic pass did not return it
     topic: float = 0.0  # closeness of the nearest topic word it contains
+    label: float = 0.0  # closeness to the label vector of the category the topic names
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +83,8 @@ class SearchOutcome:
     filtered_total: int | None  # proposals matching the filters alone (None: no filters)
     by_words: int  # accepted thanks to the words
     by_meaning: int  # accepted on meaning alone
+    by_category: int = 0  # accepted as examples of the category the topic names
+    category: str | None = None  # that category ("events")
     meaning: bool = True  # False: the embedding model does not read the question's language
 
     @property
@@ -81,11 +93,16 @@ class SearchOutcome:
 
 
 def keyword_terms(keywords: str | None) -> list[str]:
-    """The search words of the keywords, lower-cased, without filler and duplicates."""
+    """The search words of the keywords, lower-cased, without filler and duplicates. The
+    bot's status words stay when the reading kept them ("about closing the space")."""
     if not keywords:
         return []
     words = [w.casefold() for w in _WORD.findall(keywords)]
-    return list(dict.fromkeys(w for w in words if w not in STOP_WORDS and len(w) > 1))
+    kept = [
+        w for w in words
+        if (w not in STOP_WORDS or is_bot_word(w)) and w not in CHATTER and len(w) > 1
+    ]  # fmt: skip
+    return list(dict.fromkeys(kept))
 
 
 def _forms(word: str, language: str = "en") -> frozenset[str]:
@@ -119,7 +136,9 @@ class _Words:
         self.forms: frozenset[str] = frozenset().union(*(_forms(w, language) for w in self.words))
 
     def has(self, term: str) -> bool:
-        if _forms(term, self.language) & self.forms:
+        # a shared stem of three letters is no match ("wine" and "wind" share "win")
+        shared = _forms(term, self.language) & self.forms
+        if any(len(f) > 3 or f == term or f in self.words for f in shared):
             return True
         stem = _stem(term, self.language)  # "fund" finds "fundraising"
         return len(stem) > MIN_STEM and any(w.startswith(stem) for w in self.words)
@@ -142,11 +161,51 @@ def _topic(expansions: Sequence[Expansion], proposal: Proposal) -> float:
     return max((e.closeness for e in expansions if text.has(e.word)), default=0.0)
 
 
+def _has_all(terms: Sequence[str], proposal: Proposal) -> bool:
+    if not terms:
+        return True
+    text = _Words(" ".join([proposal.title, proposal.description, *proposal.options]))
+    return all(text.has(t) for t in terms)
+
+
+def _example(examples: Sequence[str], loosely: set[int], proposal: Proposal) -> bool:
+    """Whether the proposal names one of a category's examples ("game night", "solar"):
+    in its title, or anywhere when it is at least loosely about the category."""
+    if not examples:
+        return False
+    title = _Words(proposal.title)
+    if any(all(title.has(w) for w in term.split()) for term in examples):
+        return True
+    if proposal.id not in loosely:
+        return False
+    text = _Words(" ".join([proposal.title, proposal.description, *proposal.options]))
+    return any(all(text.has(w) for w in term.split()) for term in examples)
+
+
+def _stand_in(
+    terms: Sequence[str], per_term: dict[str, list[Expansion]], proposal: Proposal
+) -> float:
+    """How close the words standing in for the missing terms are (0: some term has no
+    stand-in, or every term is missing): "holiday party" for "christmas party"."""
+    text = _Words(" ".join([proposal.title, proposal.description, *proposal.options]))
+    missing = [t for t in terms if not text.has(t)]
+    if not missing or len(missing) == len(terms):
+        return 0.0
+    closest = []
+    for term in missing:
+        found = [e.closeness for e in per_term.get(term, []) if text.has(e.word)]
+        if not found:
+            return 0.0
+        closest.append(max(found))
+    return min(closest)
+
+
 class ProposalSearch:
     def __init__(self, db: Database, vectors: VectorDBService) -> None:
         self.db = db
         self.vectors = vectors
         self.vocabulary = Vocabulary(db, vectors)
+        self.categories = Categories(vectors.embed)
 
     async def search(
         self,
@@ -155,32 +214,57 @@ class ProposalSearch:
         embedding: np.ndarray | None,
         *,
         any_word: bool = False,
+        term_vectors: dict[str, np.ndarray] | None = None,
         language: str = "en",
     ) -> SearchOutcome:
         """``language`` is the question's: its stemmer decides which words match.
         ``any_word``: the words are alternatives ("wifi or internet"), so one of them is
         a whole match; otherwise a proposal must contain most of them, or all of them in
-        its own words (a topic expansion standing in for the rest)."""
+        its own words (a topic expansion standing in for the rest). ``term_vectors``: each
+        word's own vector, so that a near word stands in for the word it is near
+        ("holiday" for "christmas" in "christmas party"), not for the whole topic."""
         terms = keyword_terms(keywords)
         if not terms:
             return await self._filtered(filters)
         meaning = self._means_in(language)
         if not meaning:
             embedding = None  # meaning would mislead: words alone decide
-        hits = []
+        hits, labelled, examples, loosely, rest = [], {}, [], set(), []
+        category = None
         if embedding is not None:
             hits = await self.vectors.query(
                 PROPOSALS, embedding, SEMANTIC_TOP_K, where=filters.chroma_where()
             )
+            label = await self.categories.label(terms)
+            if label is not None:  # "events": the proposals close to what events are
+                # over all proposals: the bar is set by the category's clearest members,
+                # not by the best of a filtered few; the filters apply when re-read
+                near = await self.vectors.query(PROPOSALS, label.vector, LABEL_TOP_K)
+                closeness = {int(h.metadata.get("proposal_id", 0)): h.similarity for h in near}
+                labelled = on_label(closeness)
+                examples = label.category.terms  # "party", "festival": found as words
+                category = label.category.name
+                rest = self.categories.rest(label.category, terms)  # "trucks" of "food trucks"
+                # an example named only in passing ("followed by soup") must come from a
+                # proposal at least loosely about the category
+                loosely = {i for i, sim in closeness.items() if sim >= EXAMPLE_IN_PASSING}
         similarity = {int(h.metadata.get("proposal_id", 0)): h.similarity for h in hits}
-        expansions = await self.vocabulary.expand(terms, embedding) if embedding is not None else []
-        words = [*terms, *(e.word for e in expansions)]
+        per_term: dict[str, list[Expansion]] = {}
+        if len(terms) > 1 and term_vectors and embedding is not None:
+            wanted = {t: term_vectors[t] for t in terms if t in term_vectors}
+            per_term = await self.vocabulary.expand_each(wanted)
+            expansions = [e for found in per_term.values() for e in found]
+        elif embedding is not None:
+            expansions = await self.vocabulary.expand(terms, embedding)
+        else:
+            expansions = []
+        words = [*terms, *(e.word for e in expansions), *(w for t in examples for w in t.split())]
         patterns = _patterns(words, language)
         async with self.db.transaction() as session:
             repo = ProposalRepository(session)
             by_text = await repo.search_text(patterns, limit=WORD_LIMIT, **filters.sql())
             known = {p.id for p in by_text}
-            extra = [i for i in similarity if i not in known]
+            extra = [i for i in {**similarity, **labelled} if i not in known]
             by_meaning = (
                 await repo.find_proposals_by_dynamic_criteria(ids=extra, **filters.sql())
                 if extra
@@ -193,8 +277,9 @@ class ProposalSearch:
             )
         candidates = [*by_text, *by_meaning]
         outcome = self._rank(
-            terms, candidates, similarity, filtered_total, expansions, any_word, language
-        )
+            terms, candidates, similarity, filtered_total, expansions, any_word,
+            labelled, (examples, loosely, rest), category, per_term, language,
+        )  # fmt: skip
         return outcome if meaning else replace(outcome, meaning=False)
 
     def _rank(
@@ -205,19 +290,28 @@ class ProposalSearch:
         filtered_total: int | None,
         expansions: Sequence[Expansion] = (),
         any_word: bool = False,
+        labelled: dict[int, float] | None = None,
+        examples: tuple[Sequence[str], set[int], Sequence[str]] = ((), set(), ()),
+        category: str | None = None,
+        per_term: dict[str, list[Expansion]] | None = None,
         language: str = "en",
     ) -> SearchOutcome:
+        labelled = labelled or {}
         scored, topics = [], {}
         for proposal in candidates:
             coverage, in_title = _coverage(terms, proposal, language)
             scored.append((proposal, coverage, in_title, similarity.get(proposal.id)))
-            topics[proposal.id] = _topic(expansions, proposal)
+            topics[proposal.id] = (
+                _stand_in(terms, per_term, proposal) if per_term else _topic(expansions, proposal)
+            )
         best_cover = max((c for _, c, _, _ in scored), default=0.0)
         best_sim = max((s for *_, s in scored if s is not None), default=0.0)
         ratio = SEMANTIC_RATIO_WITH_WORDS if best_cover == 1.0 else SEMANTIC_RATIO
         floor = SEMANTIC_FLOOR if len(terms) == 1 else SEMANTIC_FLOOR_PHRASE
+        if best_cover == 0 and not any(topics.values()) and not labelled:
+            floor = max(floor, SEMANTIC_FLOOR_ALONE)  # meaning with no word to back it
         sim_bar = max(floor, best_sim * ratio)
-        ranked, words, meaning = [], 0, 0
+        ranked, words, meaning, as_kind = [], 0, 0, 0
         for proposal, coverage, in_title, sim in scored:
             close = sim is not None and sim >= sim_bar
             if coverage == 1.0 or (any_word and coverage > 0):
@@ -229,14 +323,20 @@ class ProposalSearch:
             near = topic >= TOPIC_SURE and (sim or 0.0) >= TOPIC_NEAR_MEANING
             on_topic = topic > 0 and (near or topic + (sim or 0.0) >= TOPIC_SUM)
             on_topic = on_topic and (len(terms) == 1 or coverage > 0)  # stands in for a word
-            if not (lexical or close or on_topic):
+            label = labelled.get(proposal.id, 0.0)
+            if not label and _example(*examples[:2], proposal):
+                label = LABEL_EXAMPLE
+            if label and not _has_all(examples[2], proposal):
+                label = 0.0  # "food trucks": about food, but no truck in it
+            if not (lexical or close or on_topic or label > 0):
                 continue
             words += lexical
             meaning += (close or on_topic) and not lexical
-            score = (sim or 0.0) + max(coverage, topic) + (0.25 if in_title else 0.0)
-            ranked.append(Ranked(proposal, round(score, 4), coverage, sim, topic))
+            as_kind += label > 0 and not (lexical or close or on_topic)
+            score = (sim or 0.0) + max(coverage, topic, label) + (0.25 if in_title else 0.0)
+            ranked.append(Ranked(proposal, round(score, 4), coverage, sim, topic, label))
         ranked.sort(key=lambda r: (-r.score, -r.proposal.id))
-        return SearchOutcome(ranked, len(ranked), filtered_total, words, meaning)
+        return SearchOutcome(ranked, len(ranked), filtered_total, words, meaning, as_kind, category)
 
     def _means_in(self, language: str) -> bool:
         """Whether the embedding model's closeness means something in ``language``

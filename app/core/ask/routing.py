@@ -19,8 +19,10 @@ from app.core.ask import answers as say
 from app.core.ask.analysis import (
     DOC_WORDS,
     HOW_TO,
+    INTENT_DOCS,
     INTENT_FACTS,
     INTENT_PROPOSALS,
+    PROPOSAL_WORDS,
     AskAnalysis,
 )
 from app.core.ask.models import DocumentHit
@@ -56,6 +58,8 @@ WH_QUESTION = re.compile(
     r"(?:who|whom|whose|what|where|when|which|how many)\b",
     re.I,
 )
+# "the post office", "the supermarket": a thing the question is about, by its article
+NAMED_THING = re.compile(r"\b(?:the|a|an|my|our)\s+(?!proposals?\b|polls?\b)[a-z]{3,}", re.I)
 TOPIC_MEANING = 0.3  # a proposal named by a bare topic must also be close in meaning
 LISTING = re.compile(
     r"^\s*(?:which|list|show|find|any|are there|is there|were there|has anyone|did anyone|"
@@ -94,6 +98,19 @@ class Evidence:
         )
         return top is not None and not is_proposal_source(top.source)
 
+    def facts_about_question(self, question: str) -> bool:
+        """A found fact names something the question names: a fact that matched on its
+        relation alone ("X managed by Y" for "who manages the swimming pool?") does not
+        answer. A path followed to its end always does."""
+        if self.facts is None:
+            return False
+        if self.facts.chain is not None and self.facts.chain.complete:
+            return True
+        return any(
+            say.shares_words(question, f"{s.fact.subject} {s.fact.object}")
+            for s in self.facts.relevant_facts[:3]
+        )
+
     def fact_names_entity(self, question: str) -> bool:
         """A found fact is about a thing the question names in full ("the wifi router")."""
         if self.facts is None:
@@ -129,6 +146,7 @@ class Evidence:
 class Route:
     source: Source
     why: str
+    intent: str | None = None  # the question's intent, when the evidence changed it
 
 
 def asks_how_it_works(question: str) -> bool:
@@ -175,6 +193,15 @@ def decide(
                         "than any proposal"
                     ),
                 )
+        if (
+            not PROPOSAL_WORDS.search(question)
+            and not found.proposals.ranked
+            and QUESTION_WORD.match(question)
+            and NAMED_THING.search(question)
+        ):  # "when does the post office close today?": a thing, not proposals
+            if found.passages and found.passages_share_words(question):
+                return Route("documents", "it asks about a thing, and a document names it")
+            return Route("nothing", "", INTENT_DOCS)
         return Route("proposals", _why_proposals(analysis, found))
     named = WH_QUESTION.match(question) and found.fact_names_entity(question)
     # With no passage at all, any fact of the community's own will do; facts drawn from
@@ -186,6 +213,7 @@ def decide(
         usable = found.own_facts or fact >= FACT_STRONG
         use_facts = (usable and fact >= FACT_NAMED and fact > doc + 0.05) or fallback
     use_facts = use_facts or bool(named and doc < DOC_SURE)
+    use_facts = use_facts and found.facts_about_question(question)
     strongest = max(doc, fact if use_facts and found.own_facts else 0.0)
     topic_only = not DOC_WORDS.search(question) and found.keywords
     asked = QUESTION_WORD.match(question) and found.passages_share_words(question)

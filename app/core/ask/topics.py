@@ -27,7 +27,7 @@ from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository
 from app.services.vector_db_service import VectorDBService
 
-EXPANSION_FLOOR = 0.5  # cosine of a vocabulary word to the topic (MiniLM, word to word)
+EXPANSION_FLOOR = 0.6  # cosine of a vocabulary word to the topic (MiniLM, word to word)
 EXPANSIONS = 8  # at most this many words per topic
 MAX_TOPIC_WORDS = 3  # longer keyword lists are descriptions, not topics
 _WORD = re.compile(r"[a-z]{4,}")
@@ -51,11 +51,19 @@ class Vocabulary:
         self._proposals = -1
         self._lock = asyncio.Lock()
 
+    async def expand_each(self, vectors: dict[str, np.ndarray]) -> dict[str, list[Expansion]]:
+        """Each word's nearest vocabulary words (``vectors``: the words' own), one read."""
+        await self._refresh()
+        return {term: self._nearest([term], vector) for term, vector in vectors.items()}
+
     async def expand(self, terms: list[str], embedding: np.ndarray) -> list[Expansion]:
         """The vocabulary words nearest to the topic (``embedding`` is the topic's)."""
         if not terms or len(terms) > MAX_TOPIC_WORDS:
             return []
         await self._refresh()
+        return self._nearest(terms, embedding)
+
+    def _nearest(self, terms: list[str], embedding: np.ndarray) -> list[Expansion]:
         if not self._words:
             return []
         own = frozenset().union(*(word_forms(t) for t in terms))

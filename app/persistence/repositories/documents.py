@@ -105,6 +105,10 @@ class DocumentRepository:
             update(ChunkRow).where(ChunkRow.document_id == document_id).values(indexed=False)
         )
 
+    async def chunk_texts(self, limit: int) -> list[str]:
+        """Passages' text, at most ``limit``: the words the documents use (for /ask)."""
+        return list(await self.session.scalars(select(ChunkRow.content).limit(limit)))
+
     async def all_chunk_ids(self) -> set[str]:
         return set(await self.session.scalars(select(ChunkRow.id)))
 

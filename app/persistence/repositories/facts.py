@@ -197,6 +197,17 @@ class FactRepository:
         rows = await self.session.execute(stmt, {f"v{i}": n for i, n in enumerate(norms)})
         return {r[0] for r in rows}
 
+    async def entity_names(self, limit: int, *, skip_source_prefix: str = "") -> list[str]:
+        """Subjects and objects as written, at most ``limit`` of each (for /ask's words),
+        leaving out facts whose source starts with ``skip_source_prefix`` when given."""
+        subjects = select(FactRow.subject).distinct().limit(limit)
+        objects = select(FactRow.object).distinct().limit(limit)
+        if skip_source_prefix:
+            own = ~FactRow.source.startswith(skip_source_prefix, autoescape=True)
+            subjects, objects = subjects.where(own), objects.where(own)
+        found = [*await self.session.scalars(subjects), *await self.session.scalars(objects)]
+        return list(dict.fromkeys(found))
+
     async def predicate_vocabulary(self, limit: int = 5000) -> list[str]:
         """Distinct normalised predicates, by a loose index scan: one index probe per
         predicate instead of reading every row (neither database skips on its own)."""

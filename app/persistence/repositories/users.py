@@ -90,6 +90,14 @@ class UserRepository:
         )
         return {telegram_id: language for telegram_id, language in rows if language}
 
+    async def names(self, limit: int) -> list[str]:
+        """Members' usernames and first and last names, at most ``limit`` members (the
+        words /ask must never correct as typos)."""
+        rows = await self.session.execute(
+            select(UserRow.username, UserRow.first_name, UserRow.last_name).limit(limit)
+        )
+        return [name for row in rows.all() for name in row if name]
+
     async def get(self, telegram_id: int) -> User | None:
         row = await self.session.get(UserRow, telegram_id)
         return to_user(row) if row else None

@@ -1,0 +1,101 @@
+"""Whether what would answer a question is about what it names, not only near it.
+
+A passage can match an off-topic question closely enough on its other words: "where
+can I park my boat?" lies near the parking policy, "what is the password for
+netflix?" near the guest wifi page. One similarity threshold cannot tell these from
+"is the gym open on Sundays?", which the fitness room page answers although it never
+says "gym". What tells them apart is the thing the question names.
+
+A subject word is a word of a phrase the question puts after an article, a possessive
+or "for"/"about" ("the gym", "my boat", "for netflix", "the golf club"), up to the
+first word the community uses; in a keyword query ("kitchen robot") every word is one.
+A subject word the community's texts never use (its proposals, documents and facts)
+must be in what would answer, in some form, or - for document passages - close in
+meaning to the passage the answer quotes (SUBJECT_NEAR_PASSAGE: "gym" to the fitness
+room page, "clothes" to the laundry room page). A boat is not close to the parking
+policy, so the question gets "nothing found", and the answer says which word nothing
+covers.
+
+Cost: the subject words are embedded in the same model call as the question, and the
+passages' vectors are read from the index, so this adds no model call to an /ask.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from app.core.ask.analysis import STOP_WORDS
+from app.core.ask.chatter import CHATTER
+from app.core.ask.spelling import Lexicon
+from app.nlp.key_terms import word_forms
+
+SUBJECT_NEAR_PASSAGE = 0.2  # cosine of the word alone to the passage (MiniLM, int8)
+PASSAGES_READ = 3
+KEYWORD_QUERY = 4  # at most this many words with no question word: a keyword query
+_SUBJECT = re.compile(
+    r"\b(?:the|a|an|my|our|your|their|his|her|its|for|about)\s+"
+    r"(?=([a-z][a-z-]{2,}(?:\s+[a-z][a-z-]{2,}){0,2}))",
+    re.I,
+)
+_ASKING = re.compile(
+    r"^\s*(?:who|whom|whose|what|when|where|which|why|how|is|are|was|were|do|does|did|"
+    r"can|could|should|will|would|may|has|have)\b",
+    re.I,
+)
+# Words naming a kind of text, not a subject: "sauna rules" asks about the sauna.
+GENERIC = frozenset("rule rules policy policies info information details guide hours times".split())
+_WORDS = re.compile(r"[a-z]{3,}")
+
+
+def keyword_query(question: str) -> bool:
+    """A few words with no question around them: "kitchen robot", "sauna rules"."""
+    words = _WORDS.findall(question.lower())
+    return 0 < len(words) <= KEYWORD_QUERY and not _ASKING.match(question) and "?" not in question
+
+
+def subjects(question: str, lexicon: Lexicon) -> list[str]:
+    """What the question names that must be covered by what answers it: in a keyword
+    query, every word ("kitchen robot"); otherwise the foreign subject words."""
+    if keyword_query(question):
+        words = [w for w in _WORDS.findall(question.lower()) if w not in STOP_WORDS]
+        return [w for w in dict.fromkeys(words) if w not in CHATTER and w not in GENERIC]
+    return foreign_subjects(question, lexicon)
+
+
+def foreign_subjects(question: str, lexicon: Lexicon) -> list[str]:
+    """The subject words of the question that none of the community's texts contain."""
+    found = []
+    for match in _SUBJECT.finditer(question):
+        # "the golf club", "the national election": the phrase's foreign words up to the
+        # first known one; a word after a known one may be a verb ("the budget plan for")
+        for word in match.group(1).lower().replace("-", " ").split():
+            if len(word) < 3:  # "co" of "co-working"
+                continue
+            if word in STOP_WORDS or lexicon.contains(word):
+                break
+            found.append(word)
+    return list(dict.fromkeys(found))
+
+
+def uncovered(
+    words: Sequence[str],
+    answers: Sequence[str],
+    word_vectors: dict[str, np.ndarray],
+    answer_vectors: Sequence[np.ndarray] = (),
+) -> list[str]:
+    """The words none of the answering texts (passages, facts, manual entries) contains
+    in any form or, given their vectors, is about in meaning."""
+    texts = answers[:PASSAGES_READ]
+    present = {f for t in texts for w in _WORDS.findall(t.lower()) for f in word_forms(w)}
+    left = [w for w in words if not word_forms(w) & present]
+    if not left or not answer_vectors:
+        return left
+    matrix = np.stack([np.asarray(v, dtype=np.float32) for v in answer_vectors[:PASSAGES_READ]])
+    return [
+        w
+        for w in left
+        if w not in word_vectors or float(np.max(matrix @ word_vectors[w])) < SUBJECT_NEAR_PASSAGE
+    ]

@@ -1,0 +1,225 @@
+"""Typos corrected against the community's own words: "evnts" -> "events", "gardn" -> "garden".
+
+A misspelt word finds nothing: it is no keyword any proposal contains, and one
+letter off is enough to move a short query's embedding far from its meaning. The
+words a member is likely to mean are the community's own (its proposals, documents
+and facts) and the words the bot reads for itself ("proposals", "cancelled").
+
+A word is corrected only when it is no word at all: not one of those, and not a
+word the local model's tokenizer knows whole (so "moon" or "dinosaurs" are never
+turned into something of ours; an off-topic question stays off-topic). The correction
+is the closest known word, at most one edit away (two for words of eight letters or
+more), and only when that closest word is unambiguous or clearly more frequent. The
+answer says which words were read otherwise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from app.core.ask.analysis import STOP_WORDS
+from app.core.ask.categories import CATEGORIES
+from app.core.ask.chatter import CHATTER
+from app.core.graph.proposal_facts import SOURCE_PREFIX
+from app.i18n import Translator
+from app.nlp.key_terms import normalize
+from app.persistence.database import Database
+from app.persistence.repositories.documents import DocumentRepository
+from app.persistence.repositories.facts import FactRepository
+from app.persistence.repositories.proposals import ProposalRepository
+from app.persistence.repositories.users import UserRepository
+
+MIN_LENGTH = 3  # shorter words have too many neighbours one edit away
+SHORT = 4  # a word shorter than this is corrected only by an added letter ("opn" -> "open")
+LONG = 8  # words this long may be two edits off
+REFRESH_SECONDS = 1800.0  # a stale word list only misses new words (read in ~1 s at 100k facts)
+CHUNK_LIMIT = 50_000
+ENTITY_LIMIT = 50_000
+USER_LIMIT = 50_000
+# The bot's own words for proposals and their states, besides the filler words.
+BOT_WORDS = (
+    "proposal proposals poll polls vote votes voting ballot brainstorm brainstorms idea ideas "
+    "suggestion suggestions cancelled canceled withdrawn closed closing deadline deadlines "
+    "created opened multiple choice free form document documents policy policies rules "
+    "guidelines facts graph"
+).split()
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
+_LETTERS = re.compile(r"[a-z]{3,}")
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    typo: str
+    word: str
+
+
+@lru_cache(maxsize=1)
+def _model_words() -> frozenset[str]:
+    """Whole lower-case words of the bundled tokenizer's vocabulary: common English."""
+    path = resources.files("app.services") / "assets" / "minilm" / "tokenizer.json"
+    vocab = json.loads(path.read_text(encoding="utf-8"))["model"]["vocab"]
+    return frozenset(w for w in vocab if w.isalpha() and w.islower())
+
+
+def _inflected(word: str) -> set[str]:
+    """The word and what it may be an inflection of ("brainstorms", "scheduled")."""
+    found = {word}
+    for suffix, stems in (("s", ("",)), ("es", ("",)), ("ed", ("", "e")), ("ing", ("", "e"))):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            found |= {word[: -len(suffix)] + s for s in stems}
+    return found
+
+
+def _deletes(word: str) -> set[str]:
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+def distance(a: str, b: str) -> int:
+    """Edit distance with transpositions (optimal string alignment)."""
+    rows = [list(range(len(b) + 1))]
+    for i, ca in enumerate(a, 1):
+        row = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            row[j] = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
+
+
+class Lexicon:
+    """Known words with their frequency, and an index of their one-letter deletions."""
+
+    def __init__(self, texts: Iterable[str], entities: Iterable[str] = ()) -> None:
+        counts: Counter[str] = Counter()
+        for text in texts:
+            counts.update(_LETTERS.findall(text.lower()))
+        # The fact graph's entities by their words: "garden" -> "Community Garden".
+        self.entities: dict[str, str] = {}
+        self.entity_words: dict[str, set[str]] = {}
+        for name in entities:
+            norm = normalize(name)
+            self.entities.setdefault(norm, name)
+            counts.update(_LETTERS.findall(norm))
+            for word in norm.split():
+                self.entity_words.setdefault(word, set()).add(norm)
+        own = [*STOP_WORDS, *BOT_WORDS, *(w for c in CATEGORIES for w in c.words.split())]
+        counts.update({w: 1 for w in own})
+        self.counts = counts
+        self.index: dict[str, list[str]] = {}
+        for word in counts:
+            if len(word) >= MIN_LENGTH:
+                for key in {word, *_deletes(word)}:
+                    self.index.setdefault(key, []).append(word)
+
+    def contains(self, word: str) -> bool:
+        """Whether the community's texts (or the bot's own words) use this word, in this
+        or another simple form ("meet" when they say "meets")."""
+        forms = _inflected(word) | {word + s for s in ("s", "es", "ed", "d", "ing")}
+        return any(f in self.counts for f in forms)
+
+    def known(self, word: str) -> bool:
+        return any(f in self.counts or f in _model_words() for f in _inflected(word))
+
+    def correct(self, word: str) -> str | None:
+        """The one known word this one is a misspelling of, or None."""
+        low = word.lower()
+        if len(low) < MIN_LENGTH or not low.isalpha() or self.known(low):
+            return None
+        if low in CHATTER:
+            return None
+        allowed = 2 if len(low) >= LONG else 1
+        if len(low) < SHORT:  # only a dropped letter: "opn", not "pet" for "pen"
+            candidates = set(self.index.get(low, ())) - {low}
+            found = sorted(candidates, key=lambda w: -self.counts[w])
+            if len(found) == 1 or (found and self.counts[found[0]] > 3 * self.counts[found[1]]):
+                return found[0]
+            return None
+        keys = {low, *_deletes(low)}
+        if allowed == 2:
+            keys |= {d for k in _deletes(low) for d in _deletes(k)}
+        candidates = {w for k in keys for w in self.index.get(k, ())}
+        scored = sorted(
+            ((distance(low, w), -self.counts[w], w) for w in candidates),
+            key=lambda t: (t[0], t[1]),
+        )
+        scored = [s for s in scored if s[0] <= allowed]
+        if not scored:
+            return None
+        best = scored[0]
+        rivals = [s for s in scored[1:] if s[0] == best[0]]
+        if rivals and -rivals[0][1] * 3 > -best[1]:
+            return None  # two words as close and about as common: no guess
+        return best[2]
+
+
+class Speller:
+    """Corrects a question's typos against the community's words (read lazily, kept)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._lexicon: Lexicon | None = None
+        self._loaded = 0.0
+        self._lock = asyncio.Lock()
+
+    async def correct(self, text: str) -> tuple[str, list[Fix]]:
+        """The question with its typos corrected, and the corrections made."""
+        unknown = [
+            m for m in _WORD.finditer(text)
+            if len(m.group(0)) >= MIN_LENGTH and m.group(0).isalpha()
+            and m.group(0).lower() not in _model_words()
+        ]  # fmt: skip
+        if not unknown:
+            return text, []
+        lexicon = await self._current()
+        fixes: list[Fix] = []
+        out, last = [], 0
+        for match in unknown:
+            word = lexicon.correct(match.group(0))
+            if word is None:
+                continue
+            if match.group(0)[:1].isupper():
+                word = word[:1].upper() + word[1:]
+            out.append(text[last : match.start()] + word)
+            last = match.end()
+            fixes.append(Fix(match.group(0), word))
+        return "".join(out) + text[last:], fixes
+
+    async def lexicon(self) -> Lexicon:
+        """The community's words (read at the first question, then every few minutes)."""
+        return await self._current()
+
+    async def _current(self) -> Lexicon:
+        async with self._lock:
+            if self._lexicon is None or time.monotonic() - self._loaded > REFRESH_SECONDS:
+                async with self.db.transaction() as session:
+                    texts = [
+                        *await ProposalRepository(session).all_texts(),
+                        *await DocumentRepository(session).chunk_texts(CHUNK_LIMIT),
+                        *await FactRepository(session).predicate_vocabulary(),
+                        *await UserRepository(session).names(USER_LIMIT),
+                    ]
+                    entities = await FactRepository(session).entity_names(
+                        ENTITY_LIMIT, skip_source_prefix=SOURCE_PREFIX
+                    )  # the graph's own things, not proposal titles
+                self._lexicon = await asyncio.to_thread(Lexicon, texts, entities)
+                self._loaded = time.monotonic()
+            return self._lexicon
+
+    def forget(self) -> None:
+        """Read the words again at the next question (after an import, for example)."""
+        self._lexicon = None
+
+
+def describe(fixes: list[Fix], tr: Translator) -> str:
+    """“I read “evnts” as “events”.” for the answer's "How I found this"."""
+    pairs = ", ".join(tr("“{typo}” as “{word}”", typo=f.typo, word=f.word) for f in fixes)
+    return tr("I read {pairs}.", pairs=pairs)

@@ -1,0 +1,70 @@
+"""/ask reads questions as members write them: typos, category topics, loose names,
+off-topic questions that share a word with a document. Through `coordbot ask` with the
+real model, on the gold set's community fixture; each answer says truthfully how."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.cli import main
+from app.core.ask.answers import NO_ANSWER
+from tests.e2e.conftest import json_lines
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "ask" / "fixture.json"
+NOW = "2026-11-18T12:00:00Z"
+
+
+@pytest.fixture
+def ask(env: Path, capsys: pytest.CaptureFixture[str]) -> Any:
+    assert main(["seed", str(FIXTURE)]) == 0
+    capsys.readouterr()
+
+    def run(*questions: str) -> list[dict[str, Any]]:
+        batch = env / "questions.txt"
+        batch.write_text("\n".join(questions) + "\n")
+        assert main(["ask", "--batch", str(batch), "--now", NOW, "--json"]) == 0
+        return json_lines(capsys)
+
+    return run
+
+
+def test_typos_and_categories(ask: Any) -> None:
+    events, green, travel = ask(
+        "proposals about evnts", "any proposals about sustainability", "proposals about time travel"
+    )
+    assert events["question"] == "proposals about evnts"  # as asked
+    assert "I read “evnts” as “events”." in events["answer"]
+    assert {53, 55, 54} <= set(events["proposals"])  # festival, class, sponsorship: no "event"
+    assert {16, 56, 57} <= set(green["proposals"])  # solar, charging points, green tariff
+    assert travel["proposals"] == []  # no category, nothing close
+
+
+def test_a_shared_word_is_not_an_answer(ask: Any) -> None:
+    boat, gym, pool = ask(
+        "where can I park my boat", "is the gym open on sundays", "who manages the swimming pool"
+    )
+    assert boat["answer"].startswith(NO_ANSWER) and boat["documents"] == []
+    assert "Nothing I have is about “boat”" in boat["answer"]
+    assert gym["answer"].startswith("According to “Fitness room”")  # by meaning
+    assert pool["answer"].startswith(NO_ANSWER)  # "managed by" facts are about other things
+
+
+def test_fact_paths_from_loose_names(ask: Any) -> None:
+    meet, floor, keys = ask(
+        "where does the committee that manages the garden meet?",
+        "on which floor is the wifi router?",
+        "Who holds the master keys?",
+    )
+    assert "Room 3" in meet["answer"] and "“Community Garden”" in meet["answer"]
+    assert "So the answer is: Floor 2." in floor["answer"]
+    assert "I followed the connections from “Wifi Router”" in floor["answer"]
+    assert "Dmitri is Security Officer" in keys["answer"]
+
+
+def test_status_words_as_topic_words(ask: Any) -> None:
+    [closing] = ask("polls about closing the space")
+    assert sorted(closing["proposals"]) == [6, 39]
+    assert closing["filters"]["status"] is None

@@ -1,0 +1,101 @@
+"""The pure parts of /ask's reading: typos, topics after "about", subjects, loose names."""
+
+from __future__ import annotations
+
+from app.core.ask.analysis import analyze_question
+from app.core.ask.categories import Categories
+from app.core.ask.coverage import foreign_subjects, keyword_query, subjects
+from app.core.ask.fact_paths import with_whole_names
+from app.core.ask.proposal_search import keyword_terms
+from app.core.ask.spelling import Lexicon, distance
+from app.core.ask.topic_phrase import reread, topic_span
+from app.domain.models import ProposalStatus
+
+TEXTS = [
+    "Monthly board game night in the event room",
+    "Compost bins for the community garden",
+    "Install solar panels on the roof",
+    "Close the space between Christmas and New Year",
+    "Bikes go in the bike cellar",
+    "The guest password changes every month",
+]
+LEXICON = Lexicon(TEXTS, ["Community Garden", "Green Committee", "House Committee", "Board"])
+
+
+def test_edit_distance_counts_a_swap_as_one() -> None:
+    assert distance("propsals", "proposals") == 1
+    assert distance("gardn", "garden") == 1
+    assert distance("abuot", "about") == 1
+    assert distance("wine", "wind") == 1
+
+
+def test_typos_are_corrected_to_the_communitys_words() -> None:
+    assert LEXICON.correct("gardn") == "garden"
+    assert LEXICON.correct("propsals") == "proposals"  # the bot's own word
+    assert LEXICON.correct("sustainabilty") == "sustainability"  # a category's word
+    assert LEXICON.correct("opn") == "open"  # three letters: an added letter only
+
+
+def test_real_words_and_far_words_stay() -> None:
+    assert LEXICON.correct("moon") is None  # an English word, even if one letter off "room"
+    assert LEXICON.correct("dinosaurs") is None
+    assert LEXICON.correct("garden") is None
+    assert LEXICON.correct("zqxwv") is None  # nothing close
+    assert LEXICON.correct("pls") is None  # conversation, not a typo
+
+
+def test_status_words_inside_the_topic_are_topic_words() -> None:
+    question = "proposals about closing the space over the holidays"
+    read = reread(question, analyze_question(question))
+    assert read.status is None  # "over" is a preposition here
+    assert "closing" in (read.content_keywords or "").split()
+    assert keyword_terms(read.content_keywords)[:2] == ["closing", "space"]
+
+
+def test_a_status_outside_the_topic_stays_a_filter() -> None:
+    question = "any proposals about parking that are still open"
+    read = reread(question, analyze_question(question))
+    assert read.status is ProposalStatus.OPEN
+    asked = "which proposals about the gym are open?"  # the topic ends at its verb
+    assert reread(asked, analyze_question(asked)).status is ProposalStatus.OPEN
+    assert topic_span(question) is not None
+    assert question[slice(*topic_span(question))] == "parking"  # type: ignore[misc]
+
+
+def test_conversation_words_are_no_search_words() -> None:
+    chatty = "hi could you tell me whether garden"
+    assert keyword_terms(chatty) == ["garden"]
+
+
+def test_foreign_subjects_are_words_after_an_article_the_community_never_uses() -> None:
+    assert foreign_subjects("where can I park my boat", LEXICON) == ["boat"]
+    assert foreign_subjects("what is the password for netflix", LEXICON) == ["netflix"]
+    # up to the first known word: "plan" after "budget" may be a verb
+    assert foreign_subjects("how much does the garden budget plan", LEXICON) == []
+    assert foreign_subjects("is the garden open", LEXICON) == []
+
+
+def test_a_keyword_query_names_every_word() -> None:
+    assert keyword_query("kitchen robot")
+    assert not keyword_query("where is the kitchen robot?")
+    assert subjects("sauna rules", LEXICON) == ["sauna"]  # "rules" names a kind of text
+
+
+def test_a_word_of_one_entity_stands_for_its_whole_name() -> None:
+    rewritten = with_whole_names("who manages the garden", LEXICON)
+    assert rewritten == "who manages the Community Garden"
+    assert with_whole_names("who chairs the board", LEXICON) is None  # named in full
+    assert with_whole_names("where does the committee meet", LEXICON) is None  # two
+
+
+def test_a_topic_is_a_category_only_by_its_words() -> None:
+    async def embed(texts: object) -> object:  # never called by named()
+        raise AssertionError
+
+    categories = Categories(embed)  # type: ignore[arg-type]
+    assert categories.named(["events"]).name == "events"  # type: ignore[union-attr]
+    assert categories.named(["sustainable"]).name == "sustainability"  # type: ignore[union-attr]
+    assert categories.named(["time", "travel"]) is None
+    assert categories.named(["food", "trucks", "parking"]) is None  # too long for a category
+    food = categories.named(["food", "trucks"])
+    assert food is not None and categories.rest(food, ["food", "trucks"]) == ["trucks"]
