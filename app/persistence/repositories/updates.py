@@ -7,6 +7,7 @@ over, so a crash does not lose the update Telegram retries.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, or_, update
@@ -39,6 +40,48 @@ class UpdateClaims:
             .values(claimed_at=now)
         )
         return bool(taken.rowcount)  # type: ignore[attr-defined]
+
+    async def claim_many(
+        self, update_ids: Sequence[int], now: datetime, stale: timedelta
+    ) -> list[bool]:
+        """``claim`` for several updates in two statements at most; one result per id, in
+        order (an id listed twice is claimed by its first occurrence only)."""
+        if not update_ids:
+            return []
+        unique = list(dict.fromkeys(update_ids))
+        inserted = await self.session.scalars(
+            dialect_insert(self.session, ProcessedUpdateRow)
+            .values([{"update_id": i, "claimed_at": now} for i in unique])
+            .on_conflict_do_nothing(index_elements=[ProcessedUpdateRow.update_id])
+            .returning(ProcessedUpdateRow.update_id)
+        )
+        mine = set(inserted)
+        others = [i for i in unique if i not in mine]
+        if others:  # delivered again: retake only a claim whose replica died
+            taken = await self.session.scalars(
+                update(ProcessedUpdateRow)
+                .where(
+                    ProcessedUpdateRow.update_id.in_(others),
+                    ProcessedUpdateRow.done_at.is_(None),
+                    ProcessedUpdateRow.claimed_at < now - stale,
+                )
+                .values(claimed_at=now)
+                .returning(ProcessedUpdateRow.update_id)
+            )
+            mine |= set(taken)
+        results = []
+        for i in update_ids:
+            results.append(i in mine)
+            mine.discard(i)
+        return results
+
+    async def done_many(self, update_ids: Sequence[int], now: datetime) -> None:
+        if update_ids:
+            await self.session.execute(
+                update(ProcessedUpdateRow)
+                .where(ProcessedUpdateRow.update_id.in_(list(set(update_ids))))
+                .values(done_at=now)
+            )
 
     async def done(self, update_id: int, now: datetime) -> None:
         await self.session.execute(
