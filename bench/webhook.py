@@ -284,6 +284,7 @@ async def _announce_run(url: str, args: argparse.Namespace) -> dict[str, Any]:
         return {
             "proposals": wanted,
             "announced": len(seen),
+            "first_s": round(min(delays), 3) if delays else None,
             "replicas": 2,
             **{k.replace("_ms", "_s"): round(v / 1000, 3) for k, v in summary.items()},
         }

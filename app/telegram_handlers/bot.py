@@ -36,6 +36,7 @@ from app.telegram_handlers import (
     start,
     voting,
 )
+from app.telegram_handlers.aiohttp_request import AiohttpRequest
 from app.telegram_handlers.channel import TelegramPublisher
 from app.telegram_handlers.common import reply
 from app.telegram_handlers.context import BotContext, BotData, UserData
@@ -160,12 +161,12 @@ def build_application(
     if metrics is not None:
         from app.web.metrics import MeteredRequest
 
-        main = MeteredRequest(request or HTTPXRequest(connection_pool_size=64), metrics)
+        main = MeteredRequest(request or AiohttpRequest(connection_pool_size=64), metrics)
         polls = MeteredRequest(request or HTTPXRequest(connection_pool_size=1), metrics)
     if not polling:  # a button's answer may go back in the webhook's HTTP reply
         from app.web.webhook_reply import WebhookReplyRequest
 
-        main = WebhookReplyRequest(main or HTTPXRequest(connection_pool_size=64))
+        main = WebhookReplyRequest(main or AiohttpRequest(connection_pool_size=64))
     if main is not None and polls is not None:
         builder = builder.request(main).get_updates_request(polls)
     elif main is not None:
