@@ -31,6 +31,7 @@ logger = logging.getLogger(__name__)
 LEASE = timedelta(minutes=2)
 MAX_ATTEMPTS = 12
 MAX_BACKOFF = 600.0
+NEWS_WAIT = 30.0  # seconds bookkeeping waits for the announcements at most
 
 
 def backoff_seconds(attempts: int) -> float:
@@ -155,6 +156,19 @@ class OutboxService:
     async def close(self) -> None:
         """Give up the sending lease (at shutdown, after the last marks are written)."""
         await self.lease.release()
+
+    async def news_pending(self) -> bool:
+        async with self.db.transaction() as session:
+            return await OutboxRepository(session).results_pending()
+
+    async def news_out(self, limit: float = NEWS_WAIT, poll: float = 0.25) -> None:
+        """Wait (at most ``limit`` seconds) until no result announcement waits to be sent,
+        whichever replica sends them: bookkeeping after a close (search index, facts)
+        should not compete with the news for the CPU."""
+        for _ in range(max(1, int(limit / poll))):  # another process sends: poll the table
+            if not await self.news_pending():
+                return
+            await asyncio.sleep(poll)
 
     async def pending(self) -> int:
         async with self.db.transaction() as session:
