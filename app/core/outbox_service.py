@@ -59,6 +59,7 @@ class OutboxService:
         self._again = False
         self._unmarked: dict[int, tuple[datetime, int | None]] = {}
         self._marking = asyncio.Lock()
+        self._sender = False  # held the sending lease at the last delivery
 
     async def deliver_due(self, *, wait: bool = False) -> int:
         """Send everything due now; returns how many messages this call delivered.
@@ -75,7 +76,8 @@ class OutboxService:
         delivered = 0
         async with self._lock:
             self._again = False
-            if not await self.lease.hold():
+            self._sender = await self.lease.hold()
+            if not self._sender:
                 return 0  # another replica sends
             if self.lease.taken_over():
                 async with self.db.transaction() as session:
@@ -164,7 +166,10 @@ class OutboxService:
     async def news_out(self, limit: float = NEWS_WAIT, poll: float = 0.25) -> None:
         """Wait (at most ``limit`` seconds) until no result announcement waits to be sent,
         whichever replica sends them: bookkeeping after a close (search index, facts)
-        should not compete with the news for the CPU."""
+        should not compete with the news for the CPU. The sender itself has just been
+        through the outbox (what is left waits for a retry): it does not wait."""
+        if self._sender:
+            return
         for _ in range(max(1, int(limit / poll))):  # another process sends: poll the table
             if not await self.news_pending():
                 return

@@ -7,8 +7,10 @@ that member's steps and draft from the database (group -100, before every other
 handler) and writes them back after (group 100). The blob is pickled PTB state
 (only this bot writes it); an unchanged state costs one read and no write.
 
-Not covered yet: two updates of one member handled at the same instant on two
-replicas (the per-member ordering is per process).
+Two updates of one chat never run at the same instant on two replicas: the
+webhook holds a per-chat lock across replicas while it handles one (see
+app.persistence.leases.ChatLocks), and per process the update processor
+serialises each member's updates.
 """
 
 from __future__ import annotations

@@ -27,8 +27,10 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 from telegram import Update
+from telegram.constants import ChatType
 
 from app.persistence.group_commit import GroupCommit
+from app.persistence.leases import ChatLocks
 from app.persistence.repositories.ops import OpsRepository
 from app.persistence.repositories.updates import UpdateClaims
 from app.web.health import readiness
@@ -58,6 +60,7 @@ class WebApp:
         self.accepting = True
         self._claims: GroupCommit[int, bool] = GroupCommit(self._claim_many)
         self._dones: GroupCommit[int, None] = GroupCommit(self._done_many)
+        self._chat_locks = ChatLocks(self.container.db)
 
     @property
     def container(self) -> Any:
@@ -112,8 +115,7 @@ class WebApp:
             return Response()
         try:
             with reply_slot() as slot:
-                processor = self.application.update_processor
-                await processor.process_update(update, self.application.process_update(update))
+                await self._in_chat_order(update)
         except BaseException:
             await self._release(update.update_id)
             raise
@@ -122,6 +124,17 @@ class WebApp:
         if body is None:
             return Response()
         return Response(body, media_type="application/json")
+
+    async def _in_chat_order(self, update: Update) -> None:
+        """Handle the update; one at a time per chat across replicas. Channel posts' buttons
+        (votes: each member's own row, the bulk of the traffic) skip the lock."""
+        processor = self.application.update_processor
+        chat = update.effective_chat
+        if chat is None or chat.type == ChatType.CHANNEL:
+            await processor.process_update(update, self.application.process_update(update))
+            return
+        async with self._chat_locks.holding(chat.id):
+            await processor.process_update(update, self.application.process_update(update))
 
     async def _claim_many(self, update_ids: Sequence[int]) -> list[bool]:
         c = self.container

@@ -9,12 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy import delete, or_, update
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.persistence.database import UTCDateTime
 from app.persistence.models import ProcessedUpdateRow
 from app.persistence.repositories.base import dialect_insert
+
+
+def _arrays(session: AsyncSession) -> bool:
+    return session.get_bind().dialect.name == "postgresql"
 
 
 class UpdateClaims:
@@ -45,15 +53,29 @@ class UpdateClaims:
         self, update_ids: Sequence[int], now: datetime, stale: timedelta
     ) -> list[bool]:
         """``claim`` for several updates in two statements at most; one result per id, in
-        order (an id listed twice is claimed by its first occurrence only)."""
+        order (an id listed twice is claimed by its first occurrence only).
+
+        On PostgreSQL the ids travel as one array parameter, so every batch size runs the
+        same prepared statement (a list of n placeholders would be a new statement per n,
+        crowding the vote's statements out of the connection's cache)."""
         if not update_ids:
             return []
         unique = list(dict.fromkeys(update_ids))
+        table = ProcessedUpdateRow.__table__
+        insert = dialect_insert(self.session, table)
+        if _arrays(self.session):
+            ids = sa.bindparam("ids", type_=ARRAY(sa.BigInteger))
+            rows = sa.select(sa.func.unnest(ids), sa.bindparam("now", type_=UTCDateTime()))
+            stmt = insert.from_select(["update_id", "claimed_at"], rows)
+            params: dict[str, Any] = {"ids": unique, "now": now}
+        else:
+            stmt = insert.values([{"update_id": i, "claimed_at": now} for i in unique])
+            params = {}
         inserted = await self.session.scalars(
-            dialect_insert(self.session, ProcessedUpdateRow)
-            .values([{"update_id": i, "claimed_at": now} for i in unique])
-            .on_conflict_do_nothing(index_elements=[ProcessedUpdateRow.update_id])
-            .returning(ProcessedUpdateRow.update_id)
+            stmt.on_conflict_do_nothing(index_elements=["update_id"]).returning(
+                table.c.update_id
+            ),
+            params,
         )
         mine = set(inserted)
         others = [i for i in unique if i not in mine]
@@ -76,12 +98,20 @@ class UpdateClaims:
         return results
 
     async def done_many(self, update_ids: Sequence[int], now: datetime) -> None:
-        if update_ids:
+        if not update_ids:
+            return
+        table = ProcessedUpdateRow.__table__
+        unique = sorted(set(update_ids))
+        if _arrays(self.session):
+            ids = sa.bindparam("ids", type_=ARRAY(sa.BigInteger))
             await self.session.execute(
-                update(ProcessedUpdateRow)
-                .where(ProcessedUpdateRow.update_id.in_(list(set(update_ids))))
-                .values(done_at=now)
+                update(table).where(table.c.update_id == sa.any_(ids)).values(done_at=now),
+                {"ids": unique},
             )
+            return
+        await self.session.execute(
+            update(table).where(table.c.update_id.in_(unique)).values(done_at=now)
+        )
 
     async def done(self, update_id: int, now: datetime) -> None:
         await self.session.execute(
