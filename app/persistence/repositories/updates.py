@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import sqlalchemy as sa
-from sqlalchemy import delete, or_, update
+from sqlalchemy import Table, delete, or_, update
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -61,7 +61,7 @@ class UpdateClaims:
         if not update_ids:
             return []
         unique = list(dict.fromkeys(update_ids))
-        table = ProcessedUpdateRow.__table__
+        table = cast(Table, ProcessedUpdateRow.__table__)
         insert = dialect_insert(self.session, table)
         if _arrays(self.session):
             ids = sa.bindparam("ids", type_=ARRAY(sa.BigInteger))
@@ -100,7 +100,7 @@ class UpdateClaims:
     async def done_many(self, update_ids: Sequence[int], now: datetime) -> None:
         if not update_ids:
             return
-        table = ProcessedUpdateRow.__table__
+        table = cast(Table, ProcessedUpdateRow.__table__)
         unique = sorted(set(update_ids))
         if _arrays(self.session):
             ids = sa.bindparam("ids", type_=ARRAY(sa.BigInteger))
