@@ -258,6 +258,8 @@ async def _announce_run(url: str, args: argparse.Namespace) -> dict[str, Any]:
         group = Replicas(api, url, data, 2)
         try:
             await group.ready()
+            pids = [p.pid for p in group.procs]
+            cpu = [_cpu_seconds(pid) for pid in pids]
             conn = await asyncpg.connect(_asyncpg_dsn(url))
             try:
                 deadline = await conn.fetchval(
@@ -276,6 +278,9 @@ async def _announce_run(url: str, args: argparse.Namespace) -> dict[str, Any]:
                     if m and call.status == 200:
                         seen.setdefault(int(m[1]), call.at)
                 await asyncio.sleep(0.2)
+            # Both replicas, from before the deadline to the last announcement seen: closing,
+            # sending, marking, and whatever else they did meanwhile (sweeps, bookkeeping).
+            cpu = [_cpu_seconds(pid) - before for pid, before in zip(pids, cpu, strict=True)]
         finally:
             group.stop()
         at = deadline.astimezone(UTC).timestamp() if isinstance(deadline, datetime) else 0.0
@@ -285,6 +290,8 @@ async def _announce_run(url: str, args: argparse.Namespace) -> dict[str, Any]:
             "proposals": wanted,
             "announced": len(seen),
             "first_s": round(min(delays), 3) if delays else None,
+            "bot_cpu_ms_per_proposal": round(1000 * sum(cpu) / max(wanted, 1), 2),
+            "load_average": [round(x, 2) for x in os.getloadavg()],
             "replicas": 2,
             **{k.replace("_ms", "_s"): round(v / 1000, 3) for k, v in summary.items()},
         }

@@ -73,7 +73,6 @@ class OutboxService:
                 async with self._lock:
                     pass
             return 0
-        delivered = 0
         async with self._lock:
             self._again = False
             self._sender = await self.lease.hold()
@@ -84,37 +83,52 @@ class OutboxService:
                     freed = await OutboxRepository(session).release_leases(self.clock.now())
                 if freed:
                     logger.info("took over %d outbox messages from a sender that stopped", freed)
+            return await self._pass()
+
+    async def _pass(self) -> int:
+        """Claim and send rounds until nothing is due. The next round is claimed while the
+        tail of the last one is still going out, so the slots never drain between rounds."""
+        gate = asyncio.Semaphore(self.concurrency)
+        in_flight: set[asyncio.Task[int]] = set()
+        delivered = 0
+        try:
             while True:
                 now = self.clock.now()
                 async with self.db.transaction() as session:
                     messages = await OutboxRepository(session).claim_due(now, LEASE, self.batch)
                     ids = sorted({m.proposal_id for m in messages if m.proposal_id is not None})
                     proposals = await ProposalRepository(session).get_proposals_by_ids(ids)
-                delivered += await self._deliver_batch(messages, {p.id: p for p in proposals})
+                by_id = {p.id: p for p in proposals}
+                for message in messages:
+                    in_flight.add(asyncio.create_task(self._one(message, by_id, gate)))
                 if len(messages) < self.batch:
                     if not self._again:
-                        return delivered
+                        break
                     self._again = False
+                while len(in_flight) > self.concurrency:
+                    done, in_flight = await asyncio.wait(
+                        in_flight, return_when=asyncio.FIRST_COMPLETED
+                    )
+                    delivered += sum(task.result() for task in done)
+        finally:
+            if in_flight:
+                delivered += sum(await asyncio.gather(*in_flight))
+        return delivered
 
-    async def _deliver_batch(
-        self, messages: list[OutboxMessage], proposals: dict[int, Proposal]
+    async def _one(
+        self, message: OutboxMessage, proposals: dict[int, Proposal], gate: asyncio.Semaphore
     ) -> int:
-        gate = asyncio.Semaphore(self.concurrency)
-
-        async def one(message: OutboxMessage) -> int:
-            proposal = proposals.get(message.proposal_id) if message.proposal_id else None
-            # The gate covers the call and its mark: messages Telegram accepted but the
-            # database does not yet know as sent (the ones a crash would send twice) are
-            # never more than ``concurrency``.
-            async with gate:
-                outcome = await self._send(message, proposal)
-                if not isinstance(outcome, DeliveryError):
-                    await self._mark_sent(message.id, outcome)
-                    return 1
-            await self._failed(message.id, message.attempts + 1, outcome)
-            return 0
-
-        return sum(await asyncio.gather(*(one(m) for m in messages)))
+        proposal = proposals.get(message.proposal_id) if message.proposal_id else None
+        # The gate covers the call and its mark: messages Telegram accepted but the
+        # database does not yet know as sent (the ones a crash would send twice) are
+        # never more than ``concurrency``.
+        async with gate:
+            outcome = await self._send(message, proposal)
+            if not isinstance(outcome, DeliveryError):
+                await self._mark_sent(message.id, outcome)
+                return 1
+        await self._failed(message.id, message.attempts + 1, outcome)
+        return 0
 
     async def _send(
         self, message: OutboxMessage, proposal: Proposal | None
