@@ -20,8 +20,10 @@ from typing import Any
 from telegram.error import Conflict, TelegramError
 
 from app.config import Settings
+from app.persistence.notifications import DEADLINES, OUTBOX, Listener
 from app.persistence.repositories.updates import UpdateClaims
 from app.persistence.sqlite_guard import SqliteGuard
+from app.telegram_handlers.scheduling import DeadlineFollower, JobQueueScheduler
 from app.telegram_handlers.shared_state import SharedConversationState
 from app.web.metrics import Metrics
 from app.web.server import HttpServer, WebApp, Webhook
@@ -47,6 +49,7 @@ class BotProcess:
         self.webhook = bool(settings.webhook_url)
         self._stop = asyncio.Event()
         self.conflict = False
+        self._follower: DeadlineFollower | None = None
 
     def request_stop(self) -> None:
         self._stop.set()
@@ -91,6 +94,7 @@ class BotProcess:
             SharedConversationState(application).install()
         server: HttpServer | None = None
         web: WebApp | None = None
+        listener: Listener | None = None
         started = False
         try:
             await application.initialize()
@@ -108,11 +112,16 @@ class BotProcess:
             await application.start()
             started = True
             await self._take_updates(application)
+            listener = self._listen(application)
             await self._stop.wait()
         finally:
             logger.info("stopping: no new updates; finishing what is in flight")
             if web is not None:
                 web.accepting = False
+            if listener is not None:
+                await listener.stop()
+            if self._follower is not None:
+                await self._follower.stop()
             await self._shut_down(application, server, started)
             guard.release()
         if self.conflict:
@@ -142,6 +151,27 @@ class BotProcess:
             allowed_updates=ALLOWED_UPDATES, error_callback=self._on_poll_error
         )
         logger.info("polling for updates")
+
+    def _listen(self, application: Any) -> Listener | None:
+        """On PostgreSQL: deadlines set by any process arm this one's timers at once, and
+        anything queued in the outbox wakes the sender (the sweep and the poll remain)."""
+        container = application.bot_data.container
+        scheduler = container.scheduler
+        if container.db.dialect != "postgresql" or not isinstance(scheduler, JobQueueScheduler):
+            return None
+        follower = self._follower = DeadlineFollower(container, scheduler)
+
+        async def caught_up() -> None:
+            await follower.resync()
+            scheduler.kick_delivery()
+
+        listener = Listener(
+            self.settings.resolved_database_url,
+            {DEADLINES: follower.notified, OUTBOX: lambda _payload: scheduler.kick_delivery()},
+            on_reconnect=caught_up,
+        )
+        listener.start()
+        return listener
 
     async def _shut_down(self, application: Any, server: HttpServer | None, started: bool) -> None:
         updater = application.updater

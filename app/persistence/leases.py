@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import AsyncIterator
 from typing import Protocol
 
 from sqlalchemy import text
@@ -103,3 +104,52 @@ class AdvisoryLease:
 
 def sending_lease(db: Database) -> SendingLease:
     return AdvisoryLease(db) if db.dialect == "postgresql" else AlwaysHeld()
+
+
+CHAT_LOCK_CLASS = 0x63686174  # "chat": the first key of a per-chat lock
+
+
+def _chat_key(chat_id: int) -> int:
+    """A chat id folded into PostgreSQL's 32-bit lock key (a collision only serialises two
+    chats more than needed)."""
+    return (chat_id % 2**32) - 2**31
+
+
+class ChatLocks:
+    """One update at a time per chat across processes (PostgreSQL session advisory locks).
+
+    Held on a pooled connection for as long as the update is handled; a process that
+    dies drops its connection, and its locks with it. At most ``holders`` at once, so
+    the handlers behind them always find connections left in the pool. SQLite (one
+    process) needs none.
+    """
+
+    def __init__(self, db: Database, holders: int = 8) -> None:
+        self.db = db
+        self.enabled = db.dialect == "postgresql"
+        self._slots = asyncio.Semaphore(holders)
+
+    @contextlib.asynccontextmanager
+    async def holding(self, chat_id: int) -> AsyncIterator[None]:
+        if not self.enabled:
+            yield
+            return
+        params = {"c": CHAT_LOCK_CLASS, "k": _chat_key(chat_id)}
+        async with self._slots, self.db.engine.connect() as conn:
+            try:
+                await conn.execute(text("SELECT pg_advisory_lock(:c, :k)"), params)
+                await conn.commit()
+            except BaseException:  # cut short while waiting: the lock may be half-taken
+                await conn.invalidate()
+                raise
+            try:
+                yield
+            finally:
+                try:
+                    await conn.execute(text("SELECT pg_advisory_unlock(:c, :k)"), params)
+                    await conn.commit()
+                except BaseException:
+                    # Not unlocked (cancelled, connection trouble): never hand a connection
+                    # that still holds the lock back to the pool.
+                    await conn.invalidate()
+                    raise

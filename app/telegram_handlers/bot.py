@@ -36,6 +36,7 @@ from app.telegram_handlers import (
     start,
     voting,
 )
+from app.telegram_handlers.aiohttp_request import AiohttpRequest
 from app.telegram_handlers.channel import TelegramPublisher
 from app.telegram_handlers.common import reply
 from app.telegram_handlers.context import BotContext, BotData, UserData
@@ -155,16 +156,21 @@ def build_application(
         builder = builder.base_file_url(settings.telegram_api_file_url)
     if not polling:
         builder = builder.updater(None)
+    main: BaseRequest | None = request
+    polls: BaseRequest | None = request
     if metrics is not None:
         from app.web.metrics import MeteredRequest
 
-        main = request or HTTPXRequest(connection_pool_size=64)
-        polls = request or HTTPXRequest(connection_pool_size=1)
-        builder = builder.request(MeteredRequest(main, metrics)).get_updates_request(
-            MeteredRequest(polls, metrics)
-        )
-    elif request is not None:
-        builder = builder.request(request).get_updates_request(request)
+        main = MeteredRequest(request or AiohttpRequest(connection_pool_size=64), metrics)
+        polls = MeteredRequest(request or HTTPXRequest(connection_pool_size=1), metrics)
+    if not polling:  # a button's answer may go back in the webhook's HTTP reply
+        from app.web.webhook_reply import WebhookReplyRequest
+
+        main = WebhookReplyRequest(main or AiohttpRequest(connection_pool_size=64))
+    if main is not None and polls is not None:
+        builder = builder.request(main).get_updates_request(polls)
+    elif main is not None:
+        builder = builder.request(main)
     if rate_limit:
         builder = builder.rate_limiter(AIORateLimiter(max_retries=3))  # type: ignore[arg-type]
     application: BotApplication = builder.build()

@@ -1,25 +1,36 @@
-"""Deadlines on PTB's JobQueue: a one-off job per open proposal, plus a sweep.
+"""Deadlines on PTB's JobQueue: one timer per instant something is due, plus a sweep.
 
-Jobs hold only a proposal id; the proposals table is the truth, so nothing is
-pickled and a restart rebuilds every job from SQL (overdue ones close at once).
+A timer holds no proposal: when it fires, the tick closes every proposal whose
+deadline has passed (and queues due reminders), reading the proposals table,
+which is the truth. So proposals due at the same instant share one timer -- a
+thousand deadlines in one second wake the process once, not a thousand times --
+and a restart rebuilds the timers from SQL (overdue ones close at once).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
+from apscheduler.jobstores.base import JobLookupError
 from telegram.ext import Job, JobQueue
 
 from app.domain.clock import Clock
-from app.domain.models import Proposal
+from app.domain.models import Proposal, ProposalStatus
 
 logger = logging.getLogger(__name__)
 
 SWEEP_NAME = "sweep"
 MARGIN = timedelta(milliseconds=20)  # fire just after the deadline, never just before
 DELIVERY_NAME = "deliver"
+CLOSE, REMIND = "close", "remind"
+
+
+def timer_name(kind: str, when: datetime) -> str:
+    return f"{kind}@{when.isoformat()}"
 
 
 class JobQueueScheduler:
@@ -34,25 +45,60 @@ class JobQueueScheduler:
         self.clock = clock
         self.reminder_before = reminder_before
         self.sweep_interval = sweep_interval
+        # (kind, instant) -> its timer and the proposals waiting on it; proposal -> its keys
+        self._timers: dict[tuple[str, datetime], tuple[Job[Any], set[int]]] = {}
+        self._keys: dict[int, list[tuple[str, datetime]]] = {}
 
-    def _remove(self, name: str) -> None:
-        for job in self.job_queue.get_jobs_by_name(name):
-            job.schedule_removal()
+    def _arm(self, proposal_id: int, kind: str, when: datetime, now: datetime) -> None:
+        key = (kind, when)
+        timer = self._timers.get(key)
+        if timer is None or timer[0].removed:
+            job = self.job_queue.run_once(
+                tick_job, when=when - now, name=timer_name(kind, when), data=key
+            )
+            timer = self._timers[key] = (job, set())
+        timer[1].add(proposal_id)
+        self._keys.setdefault(proposal_id, []).append(key)
 
     def schedule(self, proposal: Proposal) -> None:
-        """(Re)arm the close job and, when it applies, the reminder job."""
+        """(Re)arm the close timer and, when it applies, the reminder timer."""
         self.unschedule(proposal.id)
         now = self.clock.now()
-        when = max(proposal.deadline_at, now) + MARGIN
-        self.job_queue.run_once(tick_job, when=when - now, name=f"close:{proposal.id}")
+        self._arm(proposal.id, CLOSE, max(proposal.deadline_at, now) + MARGIN, now)
         remind_at = proposal.deadline_at - self.reminder_before
         long_enough = proposal.deadline_at - proposal.created_at > self.reminder_before
         if self.reminder_before > timedelta(0) and long_enough and remind_at > now:
-            self.job_queue.run_once(tick_job, when=remind_at - now, name=f"remind:{proposal.id}")
+            self._arm(proposal.id, REMIND, remind_at, now)
 
     def unschedule(self, proposal_id: int) -> None:
-        self._remove(f"close:{proposal_id}")
-        self._remove(f"remind:{proposal_id}")
+        """Forget a proposal's timers; a timer no other proposal waits on is removed."""
+        for key in self._keys.pop(proposal_id, []):
+            timer = self._timers.get(key)
+            if timer is None:
+                continue
+            timer[1].discard(proposal_id)
+            if not timer[1]:
+                del self._timers[key]
+                _remove(timer[0])
+
+    def fired(self, key: tuple[str, datetime]) -> None:
+        """A timer went off: whoever waited on it is done waiting."""
+        timer = self._timers.pop(key, None)
+        if timer is not None:
+            for pid in timer[1]:
+                keys = self._keys.get(pid, [])
+                if key in keys:
+                    keys.remove(key)
+                if not keys:
+                    self._keys.pop(pid, None)
+
+    def timers_of(self, proposal_id: int) -> list[Job[Any]]:
+        """The live timers a proposal waits on (close first, then its reminder)."""
+        return [
+            self._timers[key][0]
+            for key in self._keys.get(proposal_id, [])
+            if key in self._timers and not self._timers[key][0].removed
+        ]
 
     def kick_delivery(self) -> None:
         if not self.job_queue.get_jobs_by_name(DELIVERY_NAME):
@@ -71,6 +117,56 @@ class JobQueueScheduler:
         return self.job_queue.jobs()
 
 
+class DeadlineFollower:
+    """Keeps this process's timers in step with deadlines set or moved by any process
+    (another replica, the CLI, the MCP server), told by a database notification."""
+
+    def __init__(self, services: Any, scheduler: JobQueueScheduler, delay: float = 0.05) -> None:
+        self.services = services
+        self.scheduler = scheduler
+        self.delay = delay
+        self._ids: set[int] = set()
+        self._task: asyncio.Task[None] | None = None
+
+    def notified(self, payload: str) -> None:
+        with contextlib.suppress(ValueError):
+            self._ids.add(int(payload))
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._follow(), name="deadline-follower")
+
+    async def _follow(self) -> None:
+        await asyncio.sleep(self.delay)  # a burst of notifications: one read
+        while self._ids:
+            ids, self._ids = sorted(self._ids), set()
+            try:
+                proposals = await self.services.proposals.get_many(ids)
+            except Exception:
+                logger.warning("reading %d changed deadlines failed; the sweep covers them",
+                               len(ids), exc_info=True)  # fmt: skip
+                return
+            for proposal in proposals:
+                if proposal.status is ProposalStatus.OPEN:
+                    self.scheduler.schedule(proposal)
+                else:
+                    self.scheduler.unschedule(proposal.id)
+
+    async def resync(self) -> None:
+        """After notifications were missed (the connection dropped): re-arm every timer."""
+        for proposal in await self.services.proposals.open_proposals():
+            self.scheduler.schedule(proposal)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+
+def _remove(job: Job[Any]) -> None:
+    with contextlib.suppress(JobLookupError):  # it ran meanwhile
+        job.schedule_removal()
+
+
 async def tick_job(context: Any) -> None:
     """A deadline or reminder time came: close what is due, queue reminders, deliver.
 
@@ -78,10 +174,17 @@ async def tick_job(context: Any) -> None:
     has been through (announcements first).
     """
     services = context.services
+    job = getattr(context, "job", None)
+    if job is not None and isinstance(job.data, tuple) and job.data:
+        scheduler = services.scheduler
+        if isinstance(scheduler, JobQueueScheduler):
+            scheduler.fired(job.data)
     closed = await services.closing.tick()
     try:
         await services.outbox.deliver_due(wait=bool(closed))
     finally:
+        if closed:  # another replica may be the one sending the news: after it
+            await services.outbox.news_out()
         await services.closing.refresh(closed)
 
 
@@ -95,7 +198,9 @@ async def sweep_job(context: Any) -> None:
         await tick_job(context)
     except Exception:
         logger.exception("the periodic sweep failed; it runs again shortly")
-    await context.services.index.catch_up()
+    services = context.services
+    if not await services.outbox.news_pending():  # news first; the next sweep catches up
+        await services.index.catch_up()
 
 
 async def reconcile_job(context: Any) -> None:

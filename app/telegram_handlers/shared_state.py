@@ -7,8 +7,10 @@ that member's steps and draft from the database (group -100, before every other
 handler) and writes them back after (group 100). The blob is pickled PTB state
 (only this bot writes it); an unchanged state costs one read and no write.
 
-Not covered yet: two updates of one member handled at the same instant on two
-replicas (the per-member ordering is per process).
+Two updates of one chat never run at the same instant on two replicas: the
+webhook holds a per-chat lock across replicas while it handles one (see
+app.persistence.leases.ChatLocks), and per process the update processor
+serialises each member's updates.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import pickle
 from typing import Any
 
 from telegram import Update
+from telegram.constants import ChatType
 from telegram.ext import ConversationHandler, TypeHandler
 
 from app.persistence.repositories.conversations import ConversationStates
@@ -39,9 +42,13 @@ def _conversations(application: Any) -> list[ConversationHandler[Any]]:
 
 
 def _key(update: Update) -> tuple[int, int] | None:
-    if update.effective_chat is None or update.effective_user is None:
+    """The conversation key of a private chat; None elsewhere. Every conversation and
+    every use of ``user_data`` is in a member's private chat with the bot, so a vote
+    pressed under a channel post (the bulk of the traffic) neither reads nor writes it."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None or chat.type != ChatType.PRIVATE:
         return None
-    return (update.effective_chat.id, update.effective_user.id)
+    return (chat.id, user.id)
 
 
 class SharedConversationState:

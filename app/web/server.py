@@ -4,7 +4,9 @@ PTB's own webhook server has a single route, so this follows PTB's
 custom-webhook example: Starlette served by uvicorn inside the bot's event loop.
 A webhook update is handled before the answer goes back, so a 200 means
 handled: Telegram retries anything else, and the claim table makes a retried
-(or twice delivered) update run once.
+(or twice delivered) update run once. Claims and done marks of concurrent
+requests are group committed (one statement per round, not one per update), and
+a button's answer rides back in the HTTP reply (see webhook_reply).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -25,11 +27,15 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 from telegram import Update
+from telegram.constants import ChatType
 
+from app.persistence.group_commit import GroupCommit
+from app.persistence.leases import ChatLocks
 from app.persistence.repositories.ops import OpsRepository
 from app.persistence.repositories.updates import UpdateClaims
 from app.web.health import readiness
 from app.web.metrics import Metrics
+from app.web.webhook_reply import reply_slot
 
 logger = logging.getLogger(__name__)
 
@@ -52,6 +58,9 @@ class WebApp:
         self.metrics = metrics
         self.webhook = webhook
         self.accepting = True
+        self._claims: GroupCommit[int, bool] = GroupCommit(self._claim_many)
+        self._dones: GroupCommit[int, None] = GroupCommit(self._done_many)
+        self._chat_locks = ChatLocks(self.container.db)
 
     @property
     def container(self) -> Any:
@@ -101,27 +110,42 @@ class WebApp:
             update = Update.de_json(await request.json(), self.application.bot)
         except Exception:
             return PlainTextResponse("not a Telegram update\n", status_code=400)
-        if not await self._claim(update.update_id):
+        if not await self._claims.submit(update.update_id):
             self.metrics.duplicate_updates.inc()
             return Response()
         try:
-            processor = self.application.update_processor
-            await processor.process_update(update, self.application.process_update(update))
+            with reply_slot() as slot:
+                await self._in_chat_order(update)
         except BaseException:
             await self._release(update.update_id)
             raise
-        await self._done(update.update_id)
-        return Response()
+        await self._dones.submit(update.update_id)
+        body = slot.body()
+        if body is None:
+            return Response()
+        return Response(body, media_type="application/json")
 
-    async def _claim(self, update_id: int) -> bool:
+    async def _in_chat_order(self, update: Update) -> None:
+        """Handle the update; one at a time per chat across replicas. Channel posts' buttons
+        (votes: each member's own row, the bulk of the traffic) skip the lock."""
+        processor = self.application.update_processor
+        chat = update.effective_chat
+        if chat is None or chat.type == ChatType.CHANNEL:
+            await processor.process_update(update, self.application.process_update(update))
+            return
+        async with self._chat_locks.holding(chat.id):
+            await processor.process_update(update, self.application.process_update(update))
+
+    async def _claim_many(self, update_ids: Sequence[int]) -> list[bool]:
         c = self.container
         async with c.db.transaction() as session:
-            return await UpdateClaims(session).claim(update_id, c.clock.now(), STALE_CLAIM)
+            return await UpdateClaims(session).claim_many(update_ids, c.clock.now(), STALE_CLAIM)
 
-    async def _done(self, update_id: int) -> None:
+    async def _done_many(self, update_ids: Sequence[int]) -> list[None]:
         c = self.container
         async with c.db.transaction() as session:
-            await UpdateClaims(session).done(update_id, c.clock.now())
+            await UpdateClaims(session).done_many(update_ids, c.clock.now())
+        return [None] * len(update_ids)
 
     async def _release(self, update_id: int) -> None:
         with contextlib.suppress(Exception):

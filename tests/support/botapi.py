@@ -156,14 +156,26 @@ class BotApiStandIn:
         request = urllib.request.Request(
             target, data=json.dumps(update).encode(), headers=headers, method="POST"
         )
+        body = b""
         try:
             with urllib.request.urlopen(request, timeout=30) as response:
                 status = int(response.status)
+                body = response.read()
         except urllib.error.HTTPError as exc:
             status = exc.code
         with self._cond:
             self.webhook_statuses.append(status)
+        if status == 200 and body:
+            self.webhook_reply(body)
         return status
+
+    def webhook_reply(self, body: bytes) -> None:
+        """Perform the method call a bot may put in its reply to a webhook request, as
+        Telegram does (its result goes nowhere)."""
+        call = json.loads(body)
+        if isinstance(call, dict) and isinstance(call.get("method"), str):
+            method = call.pop("method")
+            self._handle(method, call, {})
 
     # ----- inspection --------------------------------------------------------------
     def calls_to(self, method: str) -> list[Call]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 from app.domain.models import ProposalStatus
@@ -25,10 +26,12 @@ async def test_closes_at_the_deadline_and_announces_everywhere(bot: BotHarness) 
     for user, option in ((2001, 0), (2002, 0), (2003, 1)):
         await bot.press(f"v:{pid}:{option}", user_id=user)
     names = [j.name for j in bot.app.job_queue.jobs()]
-    assert f"close:{pid}" in names and f"remind:{pid}" in names and "sweep" in names
+    timers = [j.name for j in bot.services.scheduler.timers_of(pid)]  # type: ignore[attr-defined]
+    assert [t.split("@")[0] for t in timers] == ["close", "remind"] and "sweep" in names
+    assert set(timers) <= set(names)
 
     bot.clock.set(NOW + timedelta(days=3))
-    await bot.run_jobs(f"close:{pid}")
+    await bot.run_jobs("close@")
     proposal = await bot.services.proposals.get(pid)
     assert proposal.status is ProposalStatus.CLOSED
     assert proposal.closed_at == NOW + timedelta(days=3)
@@ -66,7 +69,7 @@ async def test_deadline_close_refreshes_facts_and_search_index(bot: BotHarness) 
     assert await bot.send("/facts open") == ["Found 1 fact:\n1. Pizza party has status open"]
 
     bot.clock.set(NOW + timedelta(days=3))
-    await bot.run_jobs(f"close:{pid}")
+    await bot.run_jobs("close@")
     assert await bot.services.outbox.pending() == 0
     assert await bot.send("/facts closed") == ["Found 1 fact:\n1. Pizza party has status closed"]
     outcome = await bot.services.graph.find_facts(
@@ -188,7 +191,7 @@ async def test_admin_early_close_with_confirmation(bot: BotHarness) -> None:
     assert "before its deadline" in replies[-1]
     replies = await bot.press(f"cl:{pid}:y", user_id=ADMIN_ID)
     assert "is closed. Outcome: No votes" in replies[-1]
-    assert f"close:{pid}" not in [j.name for j in bot.app.job_queue.jobs() if not j.removed]
+    assert bot.services.scheduler.timers_of(pid) == []  # type: ignore[attr-defined]
     await bot.run_jobs("deliver")
     [announcement] = [m for m in channel_calls(bot, "sendMessage") if "Results" in m["text"]]
     assert "No votes were cast" in announcement["text"]
@@ -212,10 +215,29 @@ async def test_extend_deadline_by_proposer_moves_job_and_post(bot: BotHarness) -
     assert proposal.deadline_at == NOW + timedelta(days=5)
     post = [e for e in channel_calls(bot, "editMessageText")]
     assert "Voting ends: Mon 23 Nov 2026, 12:00 UTC" in post[-1]["text"]
-    jobs = [j for j in bot.app.job_queue.jobs() if j.name == f"close:{pid}" and not j.removed]
-    assert len(jobs) == 1
+    timers = bot.services.scheduler.timers_of(pid)  # type: ignore[attr-defined]
+    closes = [t for t in timers if t.name.startswith("close@")]
+    assert len(closes) == 1, "the old deadline's timer is gone"
+    assert closes[0].name == f"close@{(NOW + timedelta(days=5, milliseconds=20)).isoformat()}"
     bot.clock.set(NOW + timedelta(days=3))
     await bot.run_jobs("sweep")  # the old deadline passes: still open
     assert (await bot.services.proposals.get(pid)).status is ProposalStatus.OPEN
     replies = await bot.send(f"/extend_deadline {pid} 2026-11-19 10:00", user_id=ADMIN_ID)
     assert "in the past" in replies[-1]
+
+
+async def test_proposals_due_at_the_same_instant_share_one_timer(bot: BotHarness) -> None:
+    first = await bot.services.proposals.get(await create_via_bot(bot, "A; a; Yes, No"))
+    second = await bot.services.proposals.get(await create_via_bot(bot, "B; b; Yes, No"))
+    scheduler = bot.services.scheduler
+    deadline = NOW + timedelta(days=4)
+    for p in (first, second):
+        scheduler.schedule(replace(p, deadline_at=deadline))  # type: ignore[attr-defined]
+    [one] = {j.name for j in scheduler.timers_of(first.id) if j.name.startswith("close@")}  # type: ignore[attr-defined]
+    assert one in {j.name for j in scheduler.timers_of(second.id)}  # type: ignore[attr-defined]
+    assert sum(1 for j in bot.app.job_queue.jobs() if j.name == one) == 1
+
+    scheduler.unschedule(first.id)
+    assert one in {j.name for j in scheduler.timers_of(second.id)}, "still due for the other"  # type: ignore[attr-defined]
+    scheduler.unschedule(second.id)
+    assert not [j for j in bot.app.job_queue.jobs() if j.name == one and not j.removed]

@@ -59,7 +59,7 @@ async def test_the_model_writes_the_themes_and_the_bot_counts_them(
     use_model(bot, fake_openai)
     pid = await free_form_with_ideas(bot)
     bot.clock.advance(timedelta(days=3))
-    await bot.run_jobs(f"close:{pid}")
+    await bot.run_jobs("close@")
 
     text = announcement(bot)
     assert "4 ideas submitted" in text

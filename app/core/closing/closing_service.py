@@ -75,21 +75,26 @@ class ClosingService:
         """Close every open proposal whose deadline has passed; returns the ids closed here."""
         now = self.clock.now()
         closed: list[int] = []
-        while True:
-            async with self.db.transaction() as session:
-                repo = ProposalRepository(session)
-                due = await repo.due_ids(now, BATCH)
-                free_form = await repo.free_form_ids(due)
-                # Multiple choice needs no themes: it closes at once, as one batch.
-                others = sorted(set(due) - set(free_form))
-                closed += await self._close(session, others, now, {})
-                texts = await SubmissionRepository(session).contents_for_proposals(free_form)
-            if free_form:  # past the deadline their submissions can no longer change
-                themes = await self._summarize(texts)
+        # First the proposals no other transaction holds (replicas whose timers fire
+        # together split the work instead of queueing on the same rows), then whatever
+        # was passed over: rows a vote in flight held, or another closer (whose share the
+        # compare-and-set then leaves alone).
+        for skip_locked in (True, False):
+            while True:
                 async with self.db.transaction() as session:
-                    closed += await self._close(session, free_form, now, themes)
-            if len(due) < BATCH:
-                break
+                    repo = ProposalRepository(session)
+                    due = await repo.due_ids(now, BATCH, skip_locked=skip_locked)
+                    free_form = await repo.free_form_ids(due)
+                    # Multiple choice needs no themes: it closes at once, as one batch.
+                    others = sorted(set(due) - set(free_form))
+                    closed += await self._close(session, others, now, {})
+                    texts = await SubmissionRepository(session).contents_for_proposals(free_form)
+                if free_form:  # past the deadline their submissions can no longer change
+                    themes = await self._summarize(texts)
+                    async with self.db.transaction() as session:
+                        closed += await self._close(session, free_form, now, themes)
+                if len(due) < BATCH:
+                    break
         if closed:
             logger.info("closed %d proposal(s) at their deadline", len(closed))
             self.scheduler.kick_delivery()

@@ -31,6 +31,7 @@ logger = logging.getLogger(__name__)
 LEASE = timedelta(minutes=2)
 MAX_ATTEMPTS = 12
 MAX_BACKOFF = 600.0
+NEWS_WAIT = 30.0  # seconds bookkeeping waits for the announcements at most
 
 
 def backoff_seconds(attempts: int) -> float:
@@ -58,6 +59,7 @@ class OutboxService:
         self._again = False
         self._unmarked: dict[int, tuple[datetime, int | None]] = {}
         self._marking = asyncio.Lock()
+        self._sender = False  # held the sending lease at the last delivery
 
     async def deliver_due(self, *, wait: bool = False) -> int:
         """Send everything due now; returns how many messages this call delivered.
@@ -71,47 +73,62 @@ class OutboxService:
                 async with self._lock:
                     pass
             return 0
-        delivered = 0
         async with self._lock:
             self._again = False
-            if not await self.lease.hold():
+            self._sender = await self.lease.hold()
+            if not self._sender:
                 return 0  # another replica sends
             if self.lease.taken_over():
                 async with self.db.transaction() as session:
                     freed = await OutboxRepository(session).release_leases(self.clock.now())
                 if freed:
                     logger.info("took over %d outbox messages from a sender that stopped", freed)
+            return await self._pass()
+
+    async def _pass(self) -> int:
+        """Claim and send rounds until nothing is due. The next round is claimed while the
+        tail of the last one is still going out, so the slots never drain between rounds."""
+        gate = asyncio.Semaphore(self.concurrency)
+        in_flight: set[asyncio.Task[int]] = set()
+        delivered = 0
+        try:
             while True:
                 now = self.clock.now()
                 async with self.db.transaction() as session:
                     messages = await OutboxRepository(session).claim_due(now, LEASE, self.batch)
                     ids = sorted({m.proposal_id for m in messages if m.proposal_id is not None})
                     proposals = await ProposalRepository(session).get_proposals_by_ids(ids)
-                delivered += await self._deliver_batch(messages, {p.id: p for p in proposals})
+                by_id = {p.id: p for p in proposals}
+                for message in messages:
+                    in_flight.add(asyncio.create_task(self._one(message, by_id, gate)))
                 if len(messages) < self.batch:
                     if not self._again:
-                        return delivered
+                        break
                     self._again = False
+                while len(in_flight) > self.concurrency:
+                    done, in_flight = await asyncio.wait(
+                        in_flight, return_when=asyncio.FIRST_COMPLETED
+                    )
+                    delivered += sum(task.result() for task in done)
+        finally:
+            if in_flight:
+                delivered += sum(await asyncio.gather(*in_flight))
+        return delivered
 
-    async def _deliver_batch(
-        self, messages: list[OutboxMessage], proposals: dict[int, Proposal]
+    async def _one(
+        self, message: OutboxMessage, proposals: dict[int, Proposal], gate: asyncio.Semaphore
     ) -> int:
-        gate = asyncio.Semaphore(self.concurrency)
-
-        async def one(message: OutboxMessage) -> int:
-            proposal = proposals.get(message.proposal_id) if message.proposal_id else None
-            # The gate covers the call and its mark: messages Telegram accepted but the
-            # database does not yet know as sent (the ones a crash would send twice) are
-            # never more than ``concurrency``.
-            async with gate:
-                outcome = await self._send(message, proposal)
-                if not isinstance(outcome, DeliveryError):
-                    await self._mark_sent(message.id, outcome)
-                    return 1
-            await self._failed(message.id, message.attempts + 1, outcome)
-            return 0
-
-        return sum(await asyncio.gather(*(one(m) for m in messages)))
+        proposal = proposals.get(message.proposal_id) if message.proposal_id else None
+        # The gate covers the call and its mark: messages Telegram accepted but the
+        # database does not yet know as sent (the ones a crash would send twice) are
+        # never more than ``concurrency``.
+        async with gate:
+            outcome = await self._send(message, proposal)
+            if not isinstance(outcome, DeliveryError):
+                await self._mark_sent(message.id, outcome)
+                return 1
+        await self._failed(message.id, message.attempts + 1, outcome)
+        return 0
 
     async def _send(
         self, message: OutboxMessage, proposal: Proposal | None
@@ -155,6 +172,22 @@ class OutboxService:
     async def close(self) -> None:
         """Give up the sending lease (at shutdown, after the last marks are written)."""
         await self.lease.release()
+
+    async def news_pending(self) -> bool:
+        async with self.db.transaction() as session:
+            return await OutboxRepository(session).results_pending()
+
+    async def news_out(self, limit: float = NEWS_WAIT, poll: float = 0.25) -> None:
+        """Wait (at most ``limit`` seconds) until no result announcement waits to be sent,
+        whichever replica sends them: bookkeeping after a close (search index, facts)
+        should not compete with the news for the CPU. The sender itself has just been
+        through the outbox (what is left waits for a retry): it does not wait."""
+        if self._sender:
+            return
+        for _ in range(max(1, int(limit / poll))):  # another process sends: poll the table
+            if not await self.news_pending():
+                return
+            await asyncio.sleep(poll)
 
     async def pending(self) -> int:
         async with self.db.transaction() as session:

@@ -146,6 +146,11 @@ class ProposalService:
             raise not_found(proposal_id)
         return proposal
 
+    async def get_many(self, ids: list[int]) -> list[Proposal]:
+        """Those of ``ids`` that exist, in the order given."""
+        async with self.db.transaction() as session:
+            return await ProposalRepository(session).get_proposals_by_ids(ids)
+
     async def open_proposals(self) -> list[Proposal]:
         async with self.db.transaction() as session:
             return await ProposalRepository(session).open_proposals()

@@ -144,6 +144,19 @@ class OutboxRepository:
             )
         )
 
+    async def results_pending(self) -> bool:
+        """True while some result announcement waits to be sent."""
+        found = await self.session.scalar(
+            select(OutboxRow.id)
+            .where(
+                OutboxRow.sent_at.is_(None),
+                OutboxRow.failed_at.is_(None),
+                OutboxRow.priority == OutboxKind.RESULT.priority,
+            )
+            .limit(1)
+        )
+        return found is not None
+
     async def pending_count(self) -> int:
         total = await self.session.scalar(
             select(func.count())

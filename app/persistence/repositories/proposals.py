@@ -253,14 +253,19 @@ class ProposalRepository:
         )
         return sorted(result.scalars().all())
 
-    async def due_ids(self, now: datetime, limit: int) -> list[int]:
-        rows = await self.session.scalars(
+    async def due_ids(self, now: datetime, limit: int, *, skip_locked: bool = False) -> list[int]:
+        """Open proposals past their deadline. ``skip_locked`` (PostgreSQL) locks the rows
+        returned and passes over rows another transaction holds -- another replica closing
+        them, or a vote in flight -- so concurrent closers split the work."""
+        stmt = (
             select(ProposalRow.id)
             .where(ProposalRow.status == ProposalStatus.OPEN.value, ProposalRow.deadline_at <= now)
             .order_by(ProposalRow.deadline_at, ProposalRow.id)
             .limit(limit)
         )
-        return list(rows)
+        if skip_locked and locks_rows(self.session):
+            stmt = stmt.with_for_update(skip_locked=True)
+        return list(await self.session.scalars(stmt))
 
     async def free_form_ids(self, ids: Sequence[int]) -> list[int]:
         """Those of ``ids`` that are free-form proposals, in order."""

@@ -7,13 +7,22 @@ over, so a crash does not lose the update Telegram retries.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any, cast
 
-from sqlalchemy import delete, or_, update
+import sqlalchemy as sa
+from sqlalchemy import Table, delete, or_, update
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.persistence.database import UTCDateTime
 from app.persistence.models import ProcessedUpdateRow
 from app.persistence.repositories.base import dialect_insert
+
+
+def _arrays(session: AsyncSession) -> bool:
+    return session.get_bind().dialect.name == "postgresql"
 
 
 class UpdateClaims:
@@ -39,6 +48,70 @@ class UpdateClaims:
             .values(claimed_at=now)
         )
         return bool(taken.rowcount)  # type: ignore[attr-defined]
+
+    async def claim_many(
+        self, update_ids: Sequence[int], now: datetime, stale: timedelta
+    ) -> list[bool]:
+        """``claim`` for several updates in two statements at most; one result per id, in
+        order (an id listed twice is claimed by its first occurrence only).
+
+        On PostgreSQL the ids travel as one array parameter, so every batch size runs the
+        same prepared statement (a list of n placeholders would be a new statement per n,
+        crowding the vote's statements out of the connection's cache)."""
+        if not update_ids:
+            return []
+        unique = list(dict.fromkeys(update_ids))
+        table = cast(Table, ProcessedUpdateRow.__table__)
+        insert = dialect_insert(self.session, table)
+        if _arrays(self.session):
+            ids = sa.bindparam("ids", type_=ARRAY(sa.BigInteger))
+            rows = sa.select(sa.func.unnest(ids), sa.bindparam("now", type_=UTCDateTime()))
+            stmt = insert.from_select(["update_id", "claimed_at"], rows)
+            params: dict[str, Any] = {"ids": unique, "now": now}
+        else:
+            stmt = insert.values([{"update_id": i, "claimed_at": now} for i in unique])
+            params = {}
+        inserted = await self.session.scalars(
+            stmt.on_conflict_do_nothing(index_elements=["update_id"]).returning(
+                table.c.update_id
+            ),
+            params,
+        )
+        mine = set(inserted)
+        others = [i for i in unique if i not in mine]
+        if others:  # delivered again: retake only a claim whose replica died
+            taken = await self.session.scalars(
+                update(ProcessedUpdateRow)
+                .where(
+                    ProcessedUpdateRow.update_id.in_(others),
+                    ProcessedUpdateRow.done_at.is_(None),
+                    ProcessedUpdateRow.claimed_at < now - stale,
+                )
+                .values(claimed_at=now)
+                .returning(ProcessedUpdateRow.update_id)
+            )
+            mine |= set(taken)
+        results = []
+        for i in update_ids:
+            results.append(i in mine)
+            mine.discard(i)
+        return results
+
+    async def done_many(self, update_ids: Sequence[int], now: datetime) -> None:
+        if not update_ids:
+            return
+        table = cast(Table, ProcessedUpdateRow.__table__)
+        unique = sorted(set(update_ids))
+        if _arrays(self.session):
+            ids = sa.bindparam("ids", type_=ARRAY(sa.BigInteger))
+            await self.session.execute(
+                update(table).where(table.c.update_id == sa.any_(ids)).values(done_at=now),
+                {"ids": unique},
+            )
+            return
+        await self.session.execute(
+            update(table).where(table.c.update_id.in_(unique)).values(done_at=now)
+        )
 
     async def done(self, update_id: int, now: datetime) -> None:
         await self.session.execute(
