@@ -90,17 +90,23 @@ class OutboxService:
         tail of the last one is still going out, so the slots never drain between rounds."""
         gate = asyncio.Semaphore(self.concurrency)
         in_flight: set[asyncio.Task[int]] = set()
+        in_hand: set[int] = set()  # claimed, not yet settled: never claimed again meanwhile
         delivered = 0
         try:
             while True:
                 now = self.clock.now()
                 async with self.db.transaction() as session:
-                    messages = await OutboxRepository(session).claim_due(now, LEASE, self.batch)
+                    messages = await OutboxRepository(session).claim_due(
+                        now, LEASE, self.batch, exclude=in_hand
+                    )
                     ids = sorted({m.proposal_id for m in messages if m.proposal_id is not None})
                     proposals = await ProposalRepository(session).get_proposals_by_ids(ids)
                 by_id = {p.id: p for p in proposals}
                 for message in messages:
-                    in_flight.add(asyncio.create_task(self._one(message, by_id, gate)))
+                    in_hand.add(message.id)
+                    task = asyncio.create_task(self._one(message, by_id, gate))
+                    task.add_done_callback(lambda _t, i=message.id: in_hand.discard(i))
+                    in_flight.add(task)
                 if len(messages) < self.batch:
                     if not self._again:
                         break
@@ -110,9 +116,15 @@ class OutboxService:
                         in_flight, return_when=asyncio.FIRST_COMPLETED
                     )
                     delivered += sum(task.result() for task in done)
-        finally:
-            if in_flight:
-                delivered += sum(await asyncio.gather(*in_flight))
+        except BaseException:
+            # Cut short (shutdown, a failed write): what is in flight is cancelled, as one
+            # gather of the round would have cancelled it.
+            for task in in_flight:
+                task.cancel()
+            await asyncio.gather(*in_flight, return_exceptions=True)
+            raise
+        if in_flight:
+            delivered += sum(await asyncio.gather(*in_flight))
         return delivered
 
     async def _one(

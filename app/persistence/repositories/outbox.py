@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 from typing import Any, cast
 
@@ -52,12 +52,16 @@ class OutboxRepository:
         )
         await self.session.execute(stmt, values)
 
-    async def claim_due(self, now: datetime, lease: timedelta, limit: int) -> list[OutboxMessage]:
+    async def claim_due(
+        self, now: datetime, lease: timedelta, limit: int, exclude: Collection[int] = ()
+    ) -> list[OutboxMessage]:
         """Lease due, unsent messages to this sender.
 
         The lease (next_attempt_at moved ahead) is committed before anything is
         sent, so no transaction stays open across a network call; if this sender
         dies, the lease runs out and another sender takes the message over.
+        ``exclude``: messages this sender still has in hand (held back by a rate
+        limit past their lease, say), which must not be taken a second time.
         """
         stmt = (
             select(OutboxRow)
@@ -69,6 +73,8 @@ class OutboxRepository:
             .order_by(OutboxRow.priority, OutboxRow.id)
             .limit(limit)
         )
+        if exclude:
+            stmt = stmt.where(OutboxRow.id.notin_(list(exclude)))
         if locks_rows(self.session):
             stmt = stmt.with_for_update(skip_locked=True)
         messages = [to_message(row) for row in await self.session.scalars(stmt)]
