@@ -49,19 +49,12 @@ from bench.common import (
     prepare_postgres,
 )
 from tests.support.botapi import running_stand_in
+from tests.support.net import free_port
 
 DEFAULT_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/coordbot_bench_webhook"
 SECRET = "bench-secret"
 TARGET_VOTES_PER_SECOND = 300
 TARGET_ANNOUNCEMENT_P95_S = 2.0
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _env(api: Any, url: str, data: Path, port: int, hook_port: int) -> dict[str, str]:
@@ -88,7 +81,7 @@ def _env(api: Any, url: str, data: Path, port: int, hook_port: int) -> dict[str,
 
 class Replicas:
     def __init__(self, api: Any, url: str, data: Path, count: int) -> None:
-        self.ports = [_free_port() for _ in range(count)]
+        self.ports = [free_port() for _ in range(count)]
         self.procs = []
         for port in self.ports:
             env = _env(api, url, data, port, self.ports[0])

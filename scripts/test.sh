@@ -21,4 +21,5 @@ if [ "$(uname -m)" = x86_64 ] && ! command -v qemu-x86_64 >/dev/null \
     || { apt-get update -qq >/dev/null && apt-get install -y -qq qemu-user >/dev/null; }
 fi
 .venv/bin/ruff check app tests bench
+.venv/bin/python -m mypy app
 .venv/bin/python -m pytest "$@"

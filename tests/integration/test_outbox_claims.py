@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
-from app.core.outbox_service import OutboxService
+from app.core.closing.outbox_service import OutboxService
 from app.domain.clock import FrozenClock
 from app.domain.models import OutboxMessage, Proposal
 from app.persistence.database import Database

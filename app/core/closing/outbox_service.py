@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime, timedelta
+from functools import partial
 
 from app.domain.clock import Clock
 from app.domain.interfaces import DeliveryError, MessageSender
@@ -105,7 +106,7 @@ class OutboxService:
                 for message in messages:
                     in_hand.add(message.id)
                     task = asyncio.create_task(self._one(message, by_id, gate))
-                    task.add_done_callback(lambda _t, i=message.id: in_hand.discard(i))
+                    task.add_done_callback(partial(_release, in_hand, message.id))
                     in_flight.add(task)
                 if len(messages) < self.batch:
                     if not self._again:
@@ -204,3 +205,8 @@ class OutboxService:
     async def pending(self) -> int:
         async with self.db.transaction() as session:
             return await OutboxRepository(session).pending_count()
+
+
+def _release(in_hand: set[int], message_id: int, _task: asyncio.Task[object]) -> None:
+    """A message's send has ended: the next rounds may claim it again if it was not sent."""
+    in_hand.discard(message_id)
