@@ -27,7 +27,7 @@ import numpy as np
 
 from app.core.ask import answers as say
 from app.core.ask import coverage, fact_paths, knowledge_answers, routing, topic_phrase
-from app.core.ask.analysis import HOW_TO, INTENT_PROPOSALS, AskAnalysis
+from app.core.ask.analysis import HOW_TO, INTENT_DOCS, INTENT_PROPOSALS, AskAnalysis
 from app.core.ask.command_reference import HelpEntry
 from app.core.ask.coverage import subjects
 from app.core.ask.help import HelpIndex
@@ -278,13 +278,19 @@ class ContextService:
             if analysis.language == SOURCE_LANGUAGE
             else []
         )
+        # and the words it asks about, which a loose passage must cover (coverage)
+        asked = (
+            coverage.content_words(text, named)
+            if analysis.language == SOURCE_LANGUAGE and not about_proposals
+            else []
+        )
         terms = keyword_terms(keywords) if listing else []
         terms = [t for t in terms if t not in named] if 1 < len(terms) <= TERMS_APART else []
-        found_vectors = await self.vectors.embed(
-            [keywords if listing and keywords else text, *named, *terms]
-        )
+        words = list(dict.fromkeys([*named, *asked, *terms]))
+        query = keywords if listing and keywords else text
+        found_vectors = await self.vectors.embed([query, *words])
         embedding = found_vectors[0]
-        word_vectors = dict(zip([*named, *terms], found_vectors[1:], strict=True))
+        word_vectors = dict(zip(words, found_vectors[1:], strict=True))
         either = bool(_ALTERNATIVES.search(text))
         outcome, passages, facts = await asyncio.gather(
             self.search.search(
@@ -311,21 +317,30 @@ class ContextService:
         helps = route.source == "help"
         entries = await self.help.best(text, embedding, tr.language) if helps else []
         missing = await self._uncovered(route, passages, facts, entries, named, word_vectors, tr)
+        if not missing and route.source == "documents" and found.doc_strength < routing.DOC_SURE:
+            missing = await self._loose(passages, asked, word_vectors)
         if route.source == "help" and not missing:
             return await self.help.answer(text, entries, self.llm, tr.language)
         if route.source == "facts" and facts is not None and not missing:
             return await knowledge_answers.facts(text, facts, passages, self.llm, tr, route.why)
         if route.source == "documents" and not missing:
             return await knowledge_answers.documents(text, passages, self.llm, tr, route.why)
+        foreign = [w for w in missing if w in named]
         unsaid = (
             tr("Nothing I have is about {words}, although some of it shares other words with "
-               "your question.", words=say.quoted(missing, tr))
+               "your question.", words=say.quoted(foreign, tr))
+            if foreign
+            else tr("The closest passage I found says nothing about {words}.",
+                    words=say.quoted(missing, tr))
             if missing
             else ""
         )  # fmt: skip
         return AskResponse(
             question=text,
-            intent=route.intent or (INTENT_PROPOSALS if about_proposals else analysis.intent),
+            # a question a passage nearly answered stays a question about documents
+            intent=route.intent
+            or (INTENT_DOCS if missing and not foreign else None)
+            or (INTENT_PROPOSALS if about_proposals else analysis.intent),
             answer="\n\n".join(
                 p for p in (tr(say.NO_ANSWER), unsaid, tr(say.KNOWLEDGE_HINT)) if p
             ),
@@ -360,6 +375,19 @@ class ContextService:
         else:
             return []
         return coverage.uncovered(named, answers, word_vectors, vectors) if answers else []
+
+    async def _loose(
+        self, passages: list[DocumentHit], asked: list[str], word_vectors: dict[str, np.ndarray]
+    ) -> list[str]:
+        """The words of the question a loosely matching passage says nothing about, when
+        the rest of the question pulls away from it (coverage.off_passage)."""
+        if not asked:
+            return []
+        stored = await self.vectors.vectors(CHUNKS, [passages[0].chunk_id])
+        return coverage.off_passage(
+            asked, [h.content for h in passages], word_vectors, list(stored.values()),
+            passages[0].similarity,
+        )  # fmt: skip
 
     async def _proposals(
         self,

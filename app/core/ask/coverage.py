@@ -16,8 +16,16 @@ room page, "clothes" to the laundry room page). A boat is not close to the parki
 policy, so the question gets "nothing found", and the answer says which word nothing
 covers.
 
-Cost: the subject words are embedded in the same model call as the question, and the
-passages' vectors are read from the index, so this adds no model call to an /ask.
+A passage that is only loosely close (below routing.DOC_SURE) must cover more: every
+word the question asks about (content_words), known to the community or not. "What do
+dogs eat?" lies near the pets page, which says nothing about food; "how heavy is a
+washing machine?" near the laundry room page, which gives no weight. A word asking for
+a quantity ("how long", "how much does it cost", "how heavy") is covered by a quantity
+of its kind in the passage (a time, a price, a weight) as well as by its own forms.
+
+Cost: the subject and content words are embedded in the same model call as the
+question, and the passages' vectors are read from the index, so this adds no model
+call to an /ask.
 """
 
 from __future__ import annotations
@@ -48,6 +56,28 @@ _ASKING = re.compile(
 # Words naming a kind of text, not a subject: "sauna rules" asks about the sauna.
 GENERIC = frozenset("rule rules policy policies info information details guide hours times".split())
 _WORDS = re.compile(r"[a-z]{3,}")
+# Words of the question's frame, not of what it asks about: "what happens when",
+# "how does parking work", "until what time".
+FRAME = frozenset("happen happens happened happening work works time".split())
+CONTENT_WORDS = 6  # at most this many content words are checked (and embedded)
+# Past forms a passage uses for the question's verb ("a lost card" for "lose my card").
+_PAST = {
+    "lost": "lose", "paid": "pay", "kept": "keep", "brought": "bring", "ate": "eat",
+    "came": "come", "found": "find", "left": "leave", "sent": "send", "spent": "spend",
+}  # fmt: skip
+_TIME = r"\d{1,2}:\d{2}|\b\d+\s*(?:min(?:ute)?s?|hours?|h|days?|weeks?|months?|years?)\b|\buntil\b"
+_MONEY = r"\d\s*(?:eur|euros?|usd|gbp|chf|dollars?|pounds?)\b|[€$£]\s*\d|\d\s*[€$£]|\bfree\b"
+_WEIGHT = r"\d\s*(?:kg|g|kilos?|kilograms?|grams?|tonnes?|tons?|lbs?)\b"
+# A word asking for a quantity, and what in a passage gives one.
+QUANTITY = {
+    word: re.compile(pattern, re.I)
+    for words, pattern in (
+        ("long", _TIME),
+        ("cost costs price prices expensive cheap", _MONEY),
+        ("heavy weigh weighs weight", _WEIGHT),
+    )
+    for word in words.split()
+}
 
 
 def keyword_query(question: str) -> bool:
@@ -63,6 +93,14 @@ def subjects(question: str, lexicon: Lexicon) -> list[str]:
         words = [w for w in _WORDS.findall(question.lower()) if w not in STOP_WORDS]
         return [w for w in dict.fromkeys(words) if w not in CHATTER and w not in GENERIC]
     return foreign_subjects(question, lexicon)
+
+
+def content_words(question: str, already: Sequence[str] = ()) -> list[str]:
+    """The words the question asks about, besides the ``already`` named ones: every word
+    that is no stop word, no conversation and no frame ("dogs", "eat")."""
+    skip = {*STOP_WORDS, *CHATTER, *GENERIC, *FRAME, *already}
+    words = [w for w in _WORDS.findall(question.lower()) if w not in skip]
+    return list(dict.fromkeys(words))[:CONTENT_WORDS]
 
 
 def foreign_subjects(question: str, lexicon: Lexicon) -> list[str]:
@@ -89,8 +127,13 @@ def uncovered(
     """The words none of the answering texts (passages, facts, manual entries) contains
     in any form or, given their vectors, is about in meaning."""
     texts = answers[:PASSAGES_READ]
-    present = {f for t in texts for w in _WORDS.findall(t.lower()) for f in word_forms(w)}
-    left = [w for w in words if not word_forms(w) & present]
+    present = {f for t in texts for w in _WORDS.findall(t.lower()) for f in _forms(w)}
+    left = [
+        w
+        for w in words
+        if not word_forms(w) & present
+        and not (w in QUANTITY and any(QUANTITY[w].search(t) for t in texts))
+    ]
     if not left or not answer_vectors:
         return left
     matrix = np.stack([np.asarray(v, dtype=np.float32) for v in answer_vectors[:PASSAGES_READ]])
@@ -99,3 +142,28 @@ def uncovered(
         for w in left
         if w not in word_vectors or float(np.max(matrix @ word_vectors[w])) < SUBJECT_NEAR_PASSAGE
     ]
+
+
+def off_passage(
+    words: Sequence[str],
+    answers: Sequence[str],
+    word_vectors: dict[str, np.ndarray],
+    answer_vectors: Sequence[np.ndarray],
+    similarity: float,
+) -> list[str]:
+    """The words a loosely matching passage does not cover, when they pull the question
+    away from it: the question as a whole (``similarity``) is less close to the passage
+    than a word the passage contains. "What do dogs eat?" is farther from the pets page than
+    "dogs" alone, "where do I put empty wine bottles?" is closer to the waste page than
+    "bottles" alone."""
+    left = uncovered(words, answers, word_vectors, answer_vectors)
+    if not left or not answer_vectors:
+        return []
+    in_form = set(words) - set(uncovered(words, answers, {}))  # not only close in meaning
+    passage = np.asarray(answer_vectors[0], dtype=np.float32)
+    closest = [float(passage @ word_vectors[w]) for w in in_form if w in word_vectors]
+    return left if closest and max(closest) > similarity else []
+
+
+def _forms(word: str) -> frozenset[str]:
+    return word_forms(word) | word_forms(_PAST[word]) if word in _PAST else word_forms(word)
