@@ -57,6 +57,7 @@ DOC_TOP_K = 5
 DOC_FLOOR = 0.25  # below this a passage is not about the question
 DOC_MARGIN = 0.15  # keep passages near the best one
 FACTS_SHOWN = 8
+WORDS_KEPT = 4096  # word vectors kept between questions (1.5 kB each)
 TERMS_APART = 3  # a proposal topic of up to this many words is expanded word by word
 SELF = {"me", "i", "my", "myself", "mine"}
 
@@ -109,6 +110,9 @@ class ContextService:
         self._english = translator("en", timezone)  # what a model reads as evidence
         self.help = HelpIndex(vectors.embed, timezone)
         self.spelling = Speller(db)
+        # single words embedded for the coverage checks and topic expansion, by word: a
+        # word's vector does not depend on the question, and members reuse their words
+        self._word_vectors: dict[str, np.ndarray] = {}
 
     def writer(self, read_in: str, language: str | None) -> Translator:
         """The translator the answer is written with: the question's language, or the
@@ -287,10 +291,12 @@ class ContextService:
         terms = keyword_terms(keywords) if listing else []
         terms = [t for t in terms if t not in named] if 1 < len(terms) <= TERMS_APART else []
         words = list(dict.fromkeys([*named, *asked, *terms]))
+        fresh = [w for w in words if w not in self._word_vectors]  # words recur: kept
         query = keywords if listing and keywords else text
-        found_vectors = await self.vectors.embed([query, *words])
+        found_vectors = await self.vectors.embed([query, *fresh])
         embedding = found_vectors[0]
-        word_vectors = dict(zip(words, found_vectors[1:], strict=True))
+        self._keep_words(fresh, found_vectors[1:])
+        word_vectors = {w: self._word_vectors[w] for w in words}
         either = bool(_ALTERNATIVES.search(text))
         outcome, passages, facts = await asyncio.gather(
             self.search.search(
@@ -346,6 +352,11 @@ class ContextService:
             ),
             content_keywords=analysis.content_keywords,
         )
+
+    def _keep_words(self, words: list[str], vectors: np.ndarray) -> None:
+        if len(self._word_vectors) + len(words) > WORDS_KEPT:
+            self._word_vectors.clear()  # a fresh start costs a few embeddings, never memory
+        self._word_vectors.update(zip(words, vectors, strict=True))
 
     async def _uncovered(
         self,
