@@ -13,6 +13,7 @@ from app.core.ask.coverage import (
     off_passage,
     subjects,
     uncovered,
+    unmet_quantity,
 )
 from app.core.ask.fact_paths import with_whole_names
 from app.core.ask.proposal_search import keyword_terms
@@ -100,6 +101,15 @@ def test_a_quantity_or_a_past_form_covers_the_word_asking_for_it() -> None:
     laundry = ["A wash costs 2 EUR and a dry 1.50 EUR, open from 07:00 to 22:00."]
     assert uncovered(["cost", "long", "heavy"], laundry, {}) == ["heavy"]  # no weight given
     assert uncovered(["lose", "card"], ["A lost card must be reported at once."], {}) == []
+
+
+def test_a_question_for_a_price_or_a_weight_needs_one_in_the_answer() -> None:
+    kitchen = ["The shared kitchen is used by about 60 people every day."]
+    laundry = ["A wash costs 2 EUR and a dry 1.50 EUR."]
+    assert unmet_quantity("how much does a new kitchen cost?", kitchen) == ["cost"]
+    assert unmet_quantity("what does a wash cost?", laundry) == []
+    assert unmet_quantity("how heavy is the dryer?", laundry) == ["heavy"]
+    assert unmet_quantity("how much is a wash?", kitchen) == []  # asks no price word
 
 
 def test_a_loose_passage_must_cover_the_words_pulling_the_question_away() -> None:

@@ -325,6 +325,8 @@ class ContextService:
         missing = await self._uncovered(route, passages, facts, entries, named, word_vectors, tr)
         if not missing and route.source == "documents" and found.doc_strength < routing.DOC_SURE:
             missing = await self._loose(passages, asked, word_vectors)
+        if not missing and route.source == "documents" and analysis.language == SOURCE_LANGUAGE:
+            missing = coverage.unmet_quantity(text, [h.content for h in passages])
         if route.source == "help" and not missing:
             return await self.help.answer(text, entries, self.llm, tr.language)
         if route.source == "facts" and facts is not None and not missing:

@@ -73,7 +73,7 @@ QUANTITY = {
     word: re.compile(pattern, re.I)
     for words, pattern in (
         ("long", _TIME),
-        ("cost costs price prices expensive cheap", _MONEY),
+        ("cost costs price prices charge charges expensive cheap", _MONEY),
         ("heavy weigh weighs weight", _WEIGHT),
     )
     for word in words.split()
@@ -142,6 +142,23 @@ def uncovered(
         for w in left
         if w not in word_vectors or float(np.max(matrix @ word_vectors[w])) < SUBJECT_NEAR_PASSAGE
     ]
+
+# A question asking for a price or a weight, by the word that asks ("how much does a new
+# kitchen cost?", "how heavy is the dryer?"): what answers it must give one.
+_ASKS_QUANTITY = re.compile(
+    r"\b(?:how much\b.*\b(cost|costs|price|charge|charges)|how (expensive|cheap)|"
+    r"what (?:does|do|did|will|would) .{1,60}\b(cost)|how (heavy)|(weigh|weighs)\b)",
+    re.I,
+)
+
+
+def unmet_quantity(question: str, answers: Sequence[str]) -> list[str]:
+    """The word asking for a price or a weight when no answering text gives one."""
+    asked = _ASKS_QUANTITY.search(question)
+    if asked is None:
+        return []
+    word = next(g for g in asked.groups() if g).lower()
+    return [] if any(QUANTITY[word].search(t) for t in answers[:PASSAGES_READ]) else [word]
 
 
 def off_passage(
