@@ -14,6 +14,7 @@ from app.core.ask.coverage import (
     subjects,
     uncovered,
     unmet_quantity,
+    unnamed_modifiers,
 )
 from app.core.ask.fact_paths import with_whole_names
 from app.core.ask.proposal_search import keyword_terms
@@ -110,6 +111,13 @@ def test_a_question_for_a_price_or_a_weight_needs_one_in_the_answer() -> None:
     assert unmet_quantity("what does a wash cost?", laundry) == []
     assert unmet_quantity("how heavy is the dryer?", laundry) == ["heavy"]
     assert unmet_quantity("how much is a wash?", kitchen) == []  # asks no price word
+
+
+def test_facts_about_another_thing_sharing_a_word_do_not_answer() -> None:
+    facts = ["Rooftop Terrace managed by Events Team", "Board meets in Main Hall"]
+    assert unnamed_modifiers("who manages the football team?", facts) == ["football"]
+    assert unnamed_modifiers("who manages the events team?", facts) == []
+    assert unnamed_modifiers("when does the board get together?", facts) == []  # a verb after
 
 
 def test_a_loose_passage_must_cover_the_words_pulling_the_question_away() -> None:

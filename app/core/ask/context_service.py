@@ -327,6 +327,8 @@ class ContextService:
             missing = await self._loose(passages, asked, word_vectors)
         if not missing and route.source == "documents" and analysis.language == SOURCE_LANGUAGE:
             missing = coverage.unmet_quantity(text, [h.content for h in passages])
+        if not missing and route.source == "facts" and facts is not None:
+            missing = _unnamed_in_facts(text, facts) if analysis.language == SOURCE_LANGUAGE else []
         if route.source == "help" and not missing:
             return await self.help.answer(text, entries, self.llm, tr.language)
         if route.source == "facts" and facts is not None and not missing:
@@ -347,7 +349,7 @@ class ContextService:
             question=text,
             # a question a passage nearly answered stays a question about documents
             intent=route.intent
-            or (INTENT_DOCS if missing and not foreign else None)
+            or (INTENT_DOCS if missing and not foreign and route.source == "documents" else None)
             or (INTENT_PROPOSALS if about_proposals else analysis.intent),
             answer="\n\n".join(
                 p for p in (tr(say.NO_ANSWER), unsaid, tr(say.KNOWLEDGE_HINT)) if p
@@ -477,6 +479,16 @@ class ContextService:
 
     async def _graph_answer(self, text: str) -> AskResult | None:
         return await fact_paths.ask(self.graph, text, self.spelling.lexicon, FACTS_SHOWN)
+
+
+def _unnamed_in_facts(question: str, facts: AskResult) -> list[str]:
+    """The words of what the question names ("the football team") that no fact found
+    contains: the facts are about another thing sharing a word ("Events Team"). A path
+    followed to its end answers."""
+    if facts.chain is not None and facts.chain.complete:
+        return []
+    texts = [f"{s.fact.subject} {s.fact.predicate} {s.fact.object}" for s in facts.relevant_facts]
+    return coverage.unnamed_modifiers(question, texts) if texts else []
 
 
 def _corrected(

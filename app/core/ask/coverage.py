@@ -103,6 +103,28 @@ def content_words(question: str, already: Sequence[str] = ()) -> list[str]:
     return list(dict.fromkeys(words))[:CONTENT_WORDS]
 
 
+def named_phrases(question: str) -> list[list[str]]:
+    """The content words of each phrase the question puts after an article, a
+    possessive or "for"/"about", known or not: "the football team" -> football, team."""
+    skip = {*STOP_WORDS, *CHATTER, *GENERIC, *FRAME}
+    phrases = (m.group(1).lower().replace("-", " ").split() for m in _SUBJECT.finditer(question))
+    return [[w for w in words if len(w) >= 3 and w not in skip] for words in phrases]
+
+
+def unnamed_modifiers(question: str, answers: Sequence[str]) -> list[str]:
+    """The words before the first word the answers contain, in each phrase the question
+    names: "football" of "the football team" when the facts are about the "Events Team".
+    Words after it may be a verb ("the board get together"), and are not read."""
+    left: list[str] = []
+    for words in named_phrases(question):
+        missing = uncovered(words, answers, {})
+        for word in words:
+            if word not in missing:
+                break
+            left.append(word)
+    return list(dict.fromkeys(left))
+
+
 def foreign_subjects(question: str, lexicon: Lexicon) -> list[str]:
     """The subject words of the question that none of the community's texts contain."""
     found = []
