@@ -16,16 +16,22 @@ room page, "clothes" to the laundry room page). A boat is not close to the parki
 policy, so the question gets "nothing found", and the answer says which word nothing
 covers.
 
-A passage that is only loosely close (below routing.DOC_SURE) must cover more: every
-word the question asks about (content_words), known to the community or not. "What do
-dogs eat?" lies near the pets page, which says nothing about food; "how heavy is a
-washing machine?" near the laundry room page, which gives no weight. A word asking for
-a quantity ("how long", "how much does it cost", "how heavy") is covered by a quantity
-of its kind in the passage (a time, a price, a weight) as well as by its own forms.
+A passage that is only loosely close (below routing.DOC_SURE) must also cover the other
+words the question asks about (content_words), known to the community or not, when they
+pull the question away from it: when the question as a whole is less close to the
+passage than a word the passage contains (off_passage). "What do dogs eat?" is farther
+from the pets page than "dogs" alone, and the page says nothing about food; "where do I
+put empty wine bottles?" is closer to the waste page than its words, so "wine" need not
+be there. A word asking for a quantity ("how long", "cost", "how heavy") is covered by a
+quantity of its kind (a time, a price, a weight) as well as by its own forms, and a
+question for a price or a weight needs one in the passage however close it is
+(unmet_quantity). Facts found about another thing that shares a word do not answer: in
+what the question names, the words before the first one the facts contain must be in
+them too ("the football team" against the "Events Team", unnamed_modifiers).
 
 Cost: the subject and content words are embedded in the same model call as the
-question, and the passages' vectors are read from the index, so this adds no model
-call to an /ask.
+question (and kept between questions), and the passages' vectors are read from the
+index, so this adds no model call to an /ask.
 """
 
 from __future__ import annotations
