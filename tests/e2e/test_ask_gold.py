@@ -31,7 +31,7 @@ HERE = Path(__file__).resolve().parents[1] / "fixtures" / "ask"
 TARGETS = {"intent": 0.97, "f1": 0.93, "documents": 0.95, "facts": 0.93, "no_answer": 1.0}
 # What is enforced: the targets where they are met; below them, the level reached, so
 # that no change makes the held-out half worse while the rest is open (issue 13).
-HELD_OUT = TARGETS | {"no_answer": 0.8}
+HELD_OUT = TARGETS | {"no_answer": 0.9}
 TUNING = {"intent": 0.95, "f1": 0.90, "documents": 0.90, "facts": 0.75, "no_answer": 0.95}
 
 

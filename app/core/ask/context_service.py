@@ -27,7 +27,7 @@ import numpy as np
 
 from app.core.ask import answers as say
 from app.core.ask import coverage, fact_paths, knowledge_answers, routing, topic_phrase
-from app.core.ask.analysis import HOW_TO, INTENT_PROPOSALS, AskAnalysis
+from app.core.ask.analysis import HOW_TO, INTENT_DOCS, INTENT_PROPOSALS, AskAnalysis
 from app.core.ask.command_reference import HelpEntry
 from app.core.ask.coverage import subjects
 from app.core.ask.help import HelpIndex
@@ -57,6 +57,7 @@ DOC_TOP_K = 5
 DOC_FLOOR = 0.25  # below this a passage is not about the question
 DOC_MARGIN = 0.15  # keep passages near the best one
 FACTS_SHOWN = 8
+WORDS_KEPT = 4096  # word vectors kept between questions (1.5 kB each)
 TERMS_APART = 3  # a proposal topic of up to this many words is expanded word by word
 SELF = {"me", "i", "my", "myself", "mine"}
 
@@ -109,6 +110,9 @@ class ContextService:
         self._english = translator("en", timezone)  # what a model reads as evidence
         self.help = HelpIndex(vectors.embed, timezone)
         self.spelling = Speller(db)
+        # single words embedded for the coverage checks and topic expansion, by word: a
+        # word's vector does not depend on the question, and members reuse their words
+        self._word_vectors: dict[str, np.ndarray] = {}
 
     def writer(self, read_in: str, language: str | None) -> Translator:
         """The translator the answer is written with: the question's language, or the
@@ -278,13 +282,21 @@ class ContextService:
             if analysis.language == SOURCE_LANGUAGE
             else []
         )
+        # and the words it asks about, which a loose passage must cover (coverage)
+        asked = (
+            coverage.content_words(text, named)
+            if analysis.language == SOURCE_LANGUAGE and not about_proposals
+            else []
+        )
         terms = keyword_terms(keywords) if listing else []
         terms = [t for t in terms if t not in named] if 1 < len(terms) <= TERMS_APART else []
-        found_vectors = await self.vectors.embed(
-            [keywords if listing and keywords else text, *named, *terms]
-        )
+        words = list(dict.fromkeys([*named, *asked, *terms]))
+        fresh = [w for w in words if w not in self._word_vectors]  # words recur: kept
+        query = keywords if listing and keywords else text
+        found_vectors = await self.vectors.embed([query, *fresh])
         embedding = found_vectors[0]
-        word_vectors = dict(zip([*named, *terms], found_vectors[1:], strict=True))
+        self._keep_words(fresh, found_vectors[1:])
+        word_vectors = {w: self._word_vectors[w] for w in words}
         either = bool(_ALTERNATIVES.search(text))
         outcome, passages, facts = await asyncio.gather(
             self.search.search(
@@ -311,26 +323,44 @@ class ContextService:
         helps = route.source == "help"
         entries = await self.help.best(text, embedding, tr.language) if helps else []
         missing = await self._uncovered(route, passages, facts, entries, named, word_vectors, tr)
+        if not missing and route.source == "documents" and found.doc_strength < routing.DOC_SURE:
+            missing = await self._loose(passages, asked, word_vectors)
+        if not missing and route.source == "documents" and analysis.language == SOURCE_LANGUAGE:
+            missing = coverage.unmet_quantity(text, [h.content for h in passages])
+        if not missing and route.source == "facts" and facts is not None:
+            missing = _unnamed_in_facts(text, facts) if analysis.language == SOURCE_LANGUAGE else []
         if route.source == "help" and not missing:
             return await self.help.answer(text, entries, self.llm, tr.language)
         if route.source == "facts" and facts is not None and not missing:
             return await knowledge_answers.facts(text, facts, passages, self.llm, tr, route.why)
         if route.source == "documents" and not missing:
             return await knowledge_answers.documents(text, passages, self.llm, tr, route.why)
+        foreign = [w for w in missing if w in named]
         unsaid = (
             tr("Nothing I have is about {words}, although some of it shares other words with "
-               "your question.", words=say.quoted(missing, tr))
+               "your question.", words=say.quoted(foreign, tr))
+            if foreign
+            else tr("The closest passage I found says nothing about {words}.",
+                    words=say.quoted(missing, tr))
             if missing
             else ""
         )  # fmt: skip
         return AskResponse(
             question=text,
-            intent=route.intent or (INTENT_PROPOSALS if about_proposals else analysis.intent),
+            # a question a passage nearly answered stays a question about documents
+            intent=route.intent
+            or (INTENT_DOCS if missing and not foreign and route.source == "documents" else None)
+            or (INTENT_PROPOSALS if about_proposals else analysis.intent),
             answer="\n\n".join(
                 p for p in (tr(say.NO_ANSWER), unsaid, tr(say.KNOWLEDGE_HINT)) if p
             ),
             content_keywords=analysis.content_keywords,
         )
+
+    def _keep_words(self, words: list[str], vectors: np.ndarray) -> None:
+        if len(self._word_vectors) + len(words) > WORDS_KEPT:
+            self._word_vectors.clear()  # a fresh start costs a few embeddings, never memory
+        self._word_vectors.update(zip(words, vectors, strict=True))
 
     async def _uncovered(
         self,
@@ -360,6 +390,19 @@ class ContextService:
         else:
             return []
         return coverage.uncovered(named, answers, word_vectors, vectors) if answers else []
+
+    async def _loose(
+        self, passages: list[DocumentHit], asked: list[str], word_vectors: dict[str, np.ndarray]
+    ) -> list[str]:
+        """The words of the question a loosely matching passage says nothing about, when
+        the rest of the question pulls away from it (coverage.off_passage)."""
+        if not asked:
+            return []
+        stored = await self.vectors.vectors(CHUNKS, [passages[0].chunk_id])
+        return coverage.off_passage(
+            asked, [h.content for h in passages], word_vectors, list(stored.values()),
+            passages[0].similarity,
+        )  # fmt: skip
 
     async def _proposals(
         self,
@@ -436,6 +479,16 @@ class ContextService:
 
     async def _graph_answer(self, text: str) -> AskResult | None:
         return await fact_paths.ask(self.graph, text, self.spelling.lexicon, FACTS_SHOWN)
+
+
+def _unnamed_in_facts(question: str, facts: AskResult) -> list[str]:
+    """The words of what the question names ("the football team") that no fact found
+    contains: the facts are about another thing sharing a word ("Events Team"). A path
+    followed to its end answers."""
+    if facts.chain is not None and facts.chain.complete:
+        return []
+    texts = [f"{s.fact.subject} {s.fact.predicate} {s.fact.object}" for s in facts.relevant_facts]
+    return coverage.unnamed_modifiers(question, texts) if texts else []
 
 
 def _corrected(

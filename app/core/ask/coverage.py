@@ -16,8 +16,22 @@ room page, "clothes" to the laundry room page). A boat is not close to the parki
 policy, so the question gets "nothing found", and the answer says which word nothing
 covers.
 
-Cost: the subject words are embedded in the same model call as the question, and the
-passages' vectors are read from the index, so this adds no model call to an /ask.
+A passage that is only loosely close (below routing.DOC_SURE) must also cover the other
+words the question asks about (content_words), known to the community or not, when they
+pull the question away from it: when the question as a whole is less close to the
+passage than a word the passage contains (off_passage). "What do dogs eat?" is farther
+from the pets page than "dogs" alone, and the page says nothing about food; "where do I
+put empty wine bottles?" is closer to the waste page than its words, so "wine" need not
+be there. A word asking for a quantity ("how long", "cost", "how heavy") is covered by a
+quantity of its kind (a time, a price, a weight) as well as by its own forms, and a
+question for a price or a weight needs one in the passage however close it is
+(unmet_quantity). Facts found about another thing that shares a word do not answer: in
+what the question names, the words before the first one the facts contain must be in
+them too ("the football team" against the "Events Team", unnamed_modifiers).
+
+Cost: the subject and content words are embedded in the same model call as the
+question (and kept between questions), and the passages' vectors are read from the
+index, so this adds no model call to an /ask.
 """
 
 from __future__ import annotations
@@ -48,6 +62,28 @@ _ASKING = re.compile(
 # Words naming a kind of text, not a subject: "sauna rules" asks about the sauna.
 GENERIC = frozenset("rule rules policy policies info information details guide hours times".split())
 _WORDS = re.compile(r"[a-z]{3,}")
+# Words of the question's frame, not of what it asks about: "what happens when",
+# "how does parking work", "until what time".
+FRAME = frozenset("happen happens happened happening work works time".split())
+CONTENT_WORDS = 6  # at most this many content words are checked (and embedded)
+# Past forms a passage uses for the question's verb ("a lost card" for "lose my card").
+_PAST = {
+    "lost": "lose", "paid": "pay", "kept": "keep", "brought": "bring", "ate": "eat",
+    "came": "come", "found": "find", "left": "leave", "sent": "send", "spent": "spend",
+}  # fmt: skip
+_TIME = r"\d{1,2}:\d{2}|\b\d+\s*(?:min(?:ute)?s?|hours?|h|days?|weeks?|months?|years?)\b|\buntil\b"
+_MONEY = r"\d\s*(?:eur|euros?|usd|gbp|chf|dollars?|pounds?)\b|[€$£]\s*\d|\d\s*[€$£]|\bfree\b"
+_WEIGHT = r"\d\s*(?:kg|g|kilos?|kilograms?|grams?|tonnes?|tons?|lbs?)\b"
+# A word asking for a quantity, and what in a passage gives one.
+QUANTITY = {
+    word: re.compile(pattern, re.I)
+    for words, pattern in (
+        ("long", _TIME),
+        ("cost costs price prices charge charges expensive cheap", _MONEY),
+        ("heavy weigh weighs weight", _WEIGHT),
+    )
+    for word in words.split()
+}
 
 
 def keyword_query(question: str) -> bool:
@@ -63,6 +99,36 @@ def subjects(question: str, lexicon: Lexicon) -> list[str]:
         words = [w for w in _WORDS.findall(question.lower()) if w not in STOP_WORDS]
         return [w for w in dict.fromkeys(words) if w not in CHATTER and w not in GENERIC]
     return foreign_subjects(question, lexicon)
+
+
+def content_words(question: str, already: Sequence[str] = ()) -> list[str]:
+    """The words the question asks about, besides the ``already`` named ones: every word
+    that is no stop word, no conversation and no frame ("dogs", "eat")."""
+    skip = {*STOP_WORDS, *CHATTER, *GENERIC, *FRAME, *already}
+    words = [w for w in _WORDS.findall(question.lower()) if w not in skip]
+    return list(dict.fromkeys(words))[:CONTENT_WORDS]
+
+
+def named_phrases(question: str) -> list[list[str]]:
+    """The content words of each phrase the question puts after an article, a
+    possessive or "for"/"about", known or not: "the football team" -> football, team."""
+    skip = {*STOP_WORDS, *CHATTER, *GENERIC, *FRAME}
+    phrases = (m.group(1).lower().replace("-", " ").split() for m in _SUBJECT.finditer(question))
+    return [[w for w in words if len(w) >= 3 and w not in skip] for words in phrases]
+
+
+def unnamed_modifiers(question: str, answers: Sequence[str]) -> list[str]:
+    """The words before the first word the answers contain, in each phrase the question
+    names: "football" of "the football team" when the facts are about the "Events Team".
+    Words after it may be a verb ("the board get together"), and are not read."""
+    left: list[str] = []
+    for words in named_phrases(question):
+        missing = uncovered(words, answers, {})
+        for word in words:
+            if word not in missing:
+                break
+            left.append(word)
+    return list(dict.fromkeys(left))
 
 
 def foreign_subjects(question: str, lexicon: Lexicon) -> list[str]:
@@ -89,8 +155,13 @@ def uncovered(
     """The words none of the answering texts (passages, facts, manual entries) contains
     in any form or, given their vectors, is about in meaning."""
     texts = answers[:PASSAGES_READ]
-    present = {f for t in texts for w in _WORDS.findall(t.lower()) for f in word_forms(w)}
-    left = [w for w in words if not word_forms(w) & present]
+    present = {f for t in texts for w in _WORDS.findall(t.lower()) for f in _forms(w)}
+    left = [
+        w
+        for w in words
+        if not word_forms(w) & present
+        and not (w in QUANTITY and any(QUANTITY[w].search(t) for t in texts))
+    ]
     if not left or not answer_vectors:
         return left
     matrix = np.stack([np.asarray(v, dtype=np.float32) for v in answer_vectors[:PASSAGES_READ]])
@@ -99,3 +170,45 @@ def uncovered(
         for w in left
         if w not in word_vectors or float(np.max(matrix @ word_vectors[w])) < SUBJECT_NEAR_PASSAGE
     ]
+
+# A question asking for a price or a weight, by the word that asks ("how much does a new
+# kitchen cost?", "how heavy is the dryer?"): what answers it must give one.
+_ASKS_QUANTITY = re.compile(
+    r"\b(?:how much\b.*\b(cost|costs|price|charge|charges)|how (expensive|cheap)|"
+    r"what (?:does|do|did|will|would) .{1,60}\b(cost)|how (heavy)|(weigh|weighs)\b)",
+    re.I,
+)
+
+
+def unmet_quantity(question: str, answers: Sequence[str]) -> list[str]:
+    """The word asking for a price or a weight when no answering text gives one."""
+    asked = _ASKS_QUANTITY.search(question)
+    if asked is None:
+        return []
+    word = next(g for g in asked.groups() if g).lower()
+    return [] if any(QUANTITY[word].search(t) for t in answers[:PASSAGES_READ]) else [word]
+
+
+def off_passage(
+    words: Sequence[str],
+    answers: Sequence[str],
+    word_vectors: dict[str, np.ndarray],
+    answer_vectors: Sequence[np.ndarray],
+    similarity: float,
+) -> list[str]:
+    """The words a loosely matching passage does not cover, when they pull the question
+    away from it: the question as a whole (``similarity``) is less close to the passage
+    than a word the passage contains. "What do dogs eat?" is farther from the pets page than
+    "dogs" alone, "where do I put empty wine bottles?" is closer to the waste page than
+    "bottles" alone."""
+    left = uncovered(words, answers, word_vectors, answer_vectors)
+    if not left or not answer_vectors:
+        return []
+    in_form = set(words) - set(uncovered(words, answers, {}))  # not only close in meaning
+    passage = np.asarray(answer_vectors[0], dtype=np.float32)
+    closest = [float(passage @ word_vectors[w]) for w in in_form if w in word_vectors]
+    return left if closest and max(closest) > similarity else []
+
+
+def _forms(word: str) -> frozenset[str]:
+    return word_forms(word) | word_forms(_PAST[word]) if word in _PAST else word_forms(word)
