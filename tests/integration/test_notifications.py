@@ -42,7 +42,8 @@ async def test_a_deadline_moved_elsewhere_rearms_the_timer_and_the_outbox_wakes_
         # Another process (a replica, the CLI) moves the deadline: only the row changes.
         async with services.db.transaction() as session:
             await session.execute(
-                text("UPDATE proposals SET deadline_at = :d WHERE id = :id"), {"d": moved, "id": pid}
+                text("UPDATE proposals SET deadline_at = :d WHERE id = :id"),
+                {"d": moved, "id": pid},
             )
         wanted = timer_name("close", moved + timedelta(milliseconds=20))
 

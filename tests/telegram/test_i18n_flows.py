@@ -124,7 +124,9 @@ async def test_a_member_goes_through_every_main_flow_in_their_language(
     # A vote from the channel, then the voter's own view of it.
     channel = {"chat_id": int(CHANNEL_ID), "chat_type": "channel"}
     [toast] = await voter.press(f"v:{pid}:1", **channel)
-    assert toast == tr("✅ Vote recorded: “{choice}”. Only you can see this.", choice="Table tennis")
+    assert toast == tr(
+        "✅ Vote recorded: “{choice}”. Only you can see this.", choice="Table tennis"
+    )
     [mine] = await voter.send(f"/my_vote {pid}")
     assert mine == tr(
         "For proposal '{title}' (#{id}), your submission was: '{answer}'",
@@ -170,4 +172,3 @@ _VOTE_HELP = (
     "are anonymous, and you can change your vote any time until the deadline by tapping "
     "another option."
 )
-

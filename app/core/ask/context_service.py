@@ -300,7 +300,11 @@ class ContextService:
         either = bool(_ALTERNATIVES.search(text))
         outcome, passages, facts = await asyncio.gather(
             self.search.search(
-                filters, keywords, embedding, any_word=either, language=analysis.language,
+                filters,
+                keywords,
+                embedding,
+                any_word=either,
+                language=analysis.language,
                 term_vectors=word_vectors,
             ),
             self._passages(text, embedding),
@@ -351,9 +355,7 @@ class ContextService:
             intent=route.intent
             or (INTENT_DOCS if missing and not foreign and route.source == "documents" else None)
             or (INTENT_PROPOSALS if about_proposals else analysis.intent),
-            answer="\n\n".join(
-                p for p in (tr(say.NO_ANSWER), unsaid, tr(say.KNOWLEDGE_HINT)) if p
-            ),
+            answer="\n\n".join(p for p in (tr(say.NO_ANSWER), unsaid, tr(say.KNOWLEDGE_HINT)) if p),
             content_keywords=analysis.content_keywords,
         )
 
@@ -491,9 +493,7 @@ def _unnamed_in_facts(question: str, facts: AskResult) -> list[str]:
     return coverage.unnamed_modifiers(question, texts) if texts else []
 
 
-def _corrected(
-    response: AskResponse, asked: str, fixes: list[Fix], tr: Translator
-) -> AskResponse:
+def _corrected(response: AskResponse, asked: str, fixes: list[Fix], tr: Translator) -> AskResponse:
     """The answer to the corrected question, for the question as asked, saying what was
     read otherwise (in "How I found this", or last when there is no such line)."""
     note = describe(fixes, tr)

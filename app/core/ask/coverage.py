@@ -171,6 +171,7 @@ def uncovered(
         if w not in word_vectors or float(np.max(matrix @ word_vectors[w])) < SUBJECT_NEAR_PASSAGE
     ]
 
+
 # A question asking for a price or a weight, by the word that asks ("how much does a new
 # kitchen cost?", "how heavy is the dryer?"): what answers it must give one.
 _ASKS_QUANTITY = re.compile(

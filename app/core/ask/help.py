@@ -85,8 +85,10 @@ class HelpIndex:
                 english = (e.searchable(e.usage, e.text) for e in REFERENCE)
                 pairs = zip(forms, english, strict=True)
                 forms = [own | _forms(en, SOURCE_LANGUAGE) for own, en in pairs]
-            weights = _weights(language, forms) if language != SOURCE_LANGUAGE else dict.fromkeys(
-                {form for entry in forms for form in entry}, 1.0
+            weights = (
+                _weights(language, forms)
+                if language != SOURCE_LANGUAGE
+                else dict.fromkeys({form for entry in forms for form in entry}, 1.0)
             )
             self._indexes[language] = _Index(await self._embed(worded), forms, weights)
         return self._indexes[language]

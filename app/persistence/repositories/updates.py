@@ -72,9 +72,7 @@ class UpdateClaims:
             stmt = insert.values([{"update_id": i, "claimed_at": now} for i in unique])
             params = {}
         inserted = await self.session.scalars(
-            stmt.on_conflict_do_nothing(index_elements=["update_id"]).returning(
-                table.c.update_id
-            ),
+            stmt.on_conflict_do_nothing(index_elements=["update_id"]).returning(table.c.update_id),
             params,
         )
         mine = set(inserted)
