@@ -231,6 +231,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     dataset = await ensure_dataset(config, args)
     result = await measure(config, args)
     p95 = result["p95_ms"]
+    from app.services.onnx_cpu import cpu_flags, int8_products_saturate
+
     return {
         "benchmark": "ask",
         "proposals": dataset["counts"]["proposals"],
@@ -239,6 +241,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "database": "postgresql" if args.database_url else "sqlite",
         "backend": "offline",
         "cpus": len(os.sched_getaffinity(0)),
+        "cpu": cpu_flags(),  # which embedding code path ran: it depends on the CPU
+        "int8_products_saturate": int8_products_saturate(),
         "questions": args.questions,
         "target_p95_ms": TARGET_P95_MS,
         "meets_target": p95 <= TARGET_P95_MS,
