@@ -18,6 +18,8 @@ from telegram import Update
 from telegram.error import TimedOut
 from telegram.request import BaseRequest, RequestData
 
+from app.web.wrapped_request import WrappedRequest
+
 KINDS = ("message", "edited_message", "callback_query", "channel_post", "my_chat_member")
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
@@ -129,44 +131,23 @@ class Metrics:
         return generate_latest(self.registry)
 
 
-class MeteredRequest(BaseRequest):
+class MeteredRequest(WrappedRequest):
     """Wraps the real request layer and counts failed Bot API calls by method and error."""
 
     def __init__(self, inner: BaseRequest, metrics: Metrics) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.metrics = metrics
 
-    @property
-    def read_timeout(self) -> float | None:
-        return self.inner.read_timeout
-
-    async def initialize(self) -> None:
-        await self.inner.initialize()
-
-    async def shutdown(self) -> None:
-        await self.inner.shutdown()
-
-    async def do_request(
+    async def call(
         self,
+        api_method: str,
         url: str,
         method: str,
-        request_data: RequestData | None = None,
-        read_timeout: Any = BaseRequest.DEFAULT_NONE,
-        write_timeout: Any = BaseRequest.DEFAULT_NONE,
-        connect_timeout: Any = BaseRequest.DEFAULT_NONE,
-        pool_timeout: Any = BaseRequest.DEFAULT_NONE,
+        request_data: RequestData | None,
+        timeouts: dict[str, Any],
     ) -> tuple[int, bytes]:
-        api_method = url.rsplit("/", 1)[-1]
         try:
-            code, payload = await self.inner.do_request(
-                url,
-                method,
-                request_data,
-                read_timeout=read_timeout,
-                write_timeout=write_timeout,
-                connect_timeout=connect_timeout,
-                pool_timeout=pool_timeout,
-            )
+            code, payload = await super().call(api_method, url, method, request_data, timeouts)
         except Exception as exc:
             self.metrics.api_error(api_method, exception_error_name(exc))
             raise

@@ -17,7 +17,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from telegram.request import BaseRequest, RequestData
+from telegram.request import RequestData
+
+from app.web.wrapped_request import WrappedRequest
 
 REPLYABLE = frozenset({"answerCallbackQuery"})
 _OK = json.dumps({"ok": True, "result": True}).encode()
@@ -49,35 +51,19 @@ def reply_slot() -> Iterator[ReplySlot]:
         _current.reset(token)
 
 
-class WebhookReplyRequest(BaseRequest):
+class WebhookReplyRequest(WrappedRequest):
     """The bot's request layer, taking the first replyable call of an update into its
-    webhook reply; any other call (or a second one) goes to ``inner``."""
+    webhook reply; any other call (or a second one) goes to the inner layer."""
 
-    def __init__(self, inner: BaseRequest) -> None:
-        self.inner = inner
-
-    @property
-    def read_timeout(self) -> float | None:
-        return self.inner.read_timeout
-
-    async def initialize(self) -> None:
-        await self.inner.initialize()
-
-    async def shutdown(self) -> None:
-        await self.inner.shutdown()
-
-    async def do_request(
+    async def call(
         self,
+        api_method: str,
         url: str,
         method: str,
-        request_data: RequestData | None = None,
-        read_timeout: Any = BaseRequest.DEFAULT_NONE,
-        write_timeout: Any = BaseRequest.DEFAULT_NONE,
-        connect_timeout: Any = BaseRequest.DEFAULT_NONE,
-        pool_timeout: Any = BaseRequest.DEFAULT_NONE,
+        request_data: RequestData | None,
+        timeouts: dict[str, Any],
     ) -> tuple[int, bytes]:
         slot = _current.get()
-        api_method = url.rsplit("/", 1)[-1]
         if (
             slot is not None
             and slot.call is None
@@ -87,12 +73,4 @@ class WebhookReplyRequest(BaseRequest):
             params = request_data.parameters if request_data is not None else {}
             slot.call = {"method": api_method, **params}
             return 200, _OK
-        return await self.inner.do_request(
-            url,
-            method,
-            request_data,
-            read_timeout=read_timeout,
-            write_timeout=write_timeout,
-            connect_timeout=connect_timeout,
-            pool_timeout=pool_timeout,
-        )
+        return await super().call(api_method, url, method, request_data, timeouts)
