@@ -12,16 +12,21 @@ _COMMAND = re.compile(r"/[A-Za-z_@\d]+")  # commands are the same in every langu
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
-def untranslated(text: str, allowed: Iterable[str] = ()) -> list[str]:
-    """Words of ``text`` outside any ⟦ ⟧, other than the ``allowed`` ones (member content:
-    titles, options, names), HTML tags and /commands."""
+def _words(text: str, allowed: Iterable[str], unwrap: bool = False) -> list[str]:
+    """The words of ``text`` other than HTML tags, /commands and the ``allowed`` ones
+    (member content: titles, options, names); with ``unwrap``, outside any ⟦ ⟧ too."""
     rest = _TAG.sub(" ", text)
-    while (unwrapped := _WRAPPED.sub(" ", rest)) != rest:  # a date inside a sentence, ...
+    while unwrap and (unwrapped := _WRAPPED.sub(" ", rest)) != rest:  # nested: a date...
         rest = unwrapped
     rest = _COMMAND.sub(" ", rest)
     for value in sorted(allowed, key=len, reverse=True):
         rest = rest.replace(value, " ")
     return _WORD.findall(rest)
+
+
+def untranslated(text: str, allowed: Iterable[str] = ()) -> list[str]:
+    """Words of ``text`` outside any ⟦ ⟧, other than member content, tags and /commands."""
+    return _words(text, allowed, unwrap=True)
 
 
 def assert_translated(texts: Iterable[str], allowed: Iterable[str] = ()) -> None:
@@ -39,10 +44,7 @@ _ENGLISH = frozenset(
 
 def english_words(text: str, allowed: Iterable[str] = ()) -> list[str]:
     """English function words in ``text`` outside member content, tags and /commands."""
-    rest = _COMMAND.sub(" ", _TAG.sub(" ", text))
-    for value in sorted(allowed, key=len, reverse=True):
-        rest = rest.replace(value, " ")
-    return [word for word in _WORD.findall(rest.casefold()) if word in _ENGLISH]
+    return [word for word in _words(text, allowed) if word.casefold() in _ENGLISH]
 
 
 def assert_no_english(texts: Iterable[str], allowed: Iterable[str] = ()) -> None:
