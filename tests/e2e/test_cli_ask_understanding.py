@@ -68,3 +68,40 @@ def test_status_words_as_topic_words(ask: Any) -> None:
     [closing] = ask("polls about closing the space")
     assert sorted(closing["proposals"]) == [6, 39]
     assert closing["filters"]["status"] is None
+
+
+def test_something_found_of_the_wrong_kind_is_no_answer(ask: Any) -> None:
+    """The facts know Bob, Alice, Hugo and Greta, the documents know the dishwasher and
+    the laundry room; none of it is an age, a birthday, a home, a phone number, a
+    founder, a brand or a person looking after the laundry."""
+    questions = {
+        "how old is bob": "What I found gives no number.",
+        "when was alice born": "What I found gives no date or time.",
+        "where does hugo live": "What I found names no place.",
+        "who founded the Linden Street Hub": "What I found names no one.",
+        "what is greta's phone number": "The facts I found say nothing about “phone”",
+        "who chairs the house committee": "The facts I found say nothing about “house”",
+        "what brand is the dishwasher in the shared kitchen": "says nothing about “brand”",
+        "who looks after the laundry room": "says nothing about “looks”",
+    }
+    for out, (question, why) in zip(ask(*questions), questions.items(), strict=True):
+        assert out["answer"].startswith(NO_ANSWER), question
+        assert why in out["answer"], (question, out["answer"])
+        assert out["documents"] == [] and out["proposals"] == [], question
+
+
+def test_the_kind_asked_for_is_answered_when_found(ask: Any) -> None:
+    meet, founded, hall, chair, spot, hugo = ask(
+        "when does the board meet",
+        "when was the linden street hub founded",
+        "where does the board meet",
+        "who chairs the green committee",
+        "can I park in someone else's spot",
+        "who looks after the fitness room",
+    )
+    assert meet["answer"].startswith("Board meets on first Monday of the month")
+    assert "2019" in founded["answer"]
+    assert "Main Hall" in hall["answer"]
+    assert "Alice" in chair["answer"]
+    assert spot["answer"].startswith("According to “Parking policy”")
+    assert "Hugo" in hugo["answer"]

@@ -25,10 +25,17 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 
+from app.core.ask import (
+    answer_kinds,
+    coverage,
+    fact_paths,
+    knowledge_answers,
+    routing,
+    topic_phrase,
+)
 from app.core.ask import answers as say
-from app.core.ask import coverage, fact_paths, knowledge_answers, routing, topic_phrase
-from app.core.ask.analysis import HOW_TO, INTENT_DOCS, INTENT_PROPOSALS, AskAnalysis
-from app.core.ask.command_reference import HelpEntry
+from app.core.ask.analysis import HOW_TO, INTENT_PROPOSALS, AskAnalysis
+from app.core.ask.answer_checks import AnswerChecks
 from app.core.ask.coverage import subjects
 from app.core.ask.help import HelpIndex
 from app.core.ask.knowledge_answers import RELATED_DOC
@@ -50,7 +57,7 @@ from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository
 from app.persistence.repositories.users import UserRepository
 from app.services.llm import AnswerContext, LLMService
-from app.services.vector_db_service import CHUNKS, VectorDBService
+from app.services.vector_db_service import VectorDBService
 
 MAX_QUESTION = 500
 DOC_TOP_K = 5
@@ -109,6 +116,7 @@ class ContextService:
         self.search = ProposalSearch(db, vectors)
         self._english = translator("en", timezone)  # what a model reads as evidence
         self.help = HelpIndex(vectors.embed, timezone)
+        self.checks = AnswerChecks(vectors)
         self.spelling = Speller(db)
         # single words embedded for the coverage checks and topic expansion, by word: a
         # word's vector does not depend on the question, and members reuse their words
@@ -290,7 +298,8 @@ class ContextService:
         )
         terms = keyword_terms(keywords) if listing else []
         terms = [t for t in terms if t not in named] if 1 < len(terms) <= TERMS_APART else []
-        words = list(dict.fromkeys([*named, *asked, *terms]))
+        owned = answer_kinds.asked_words(text) if asked else []  # "Greta's phone number"
+        words = list(dict.fromkeys([*named, *asked, *terms, *owned]))
         fresh = [w for w in words if w not in self._word_vectors]  # words recur: kept
         query = keywords if listing and keywords else text
         found_vectors = await self.vectors.embed([query, *fresh])
@@ -326,36 +335,27 @@ class ContextService:
             )  # fmt: skip
         helps = route.source == "help"
         entries = await self.help.best(text, embedding, tr.language) if helps else []
-        missing = await self._uncovered(route, passages, facts, entries, named, word_vectors, tr)
-        if not missing and route.source == "documents" and found.doc_strength < routing.DOC_SURE:
-            missing = await self._loose(passages, asked, word_vectors)
-        if not missing and route.source == "documents" and analysis.language == SOURCE_LANGUAGE:
-            missing = coverage.unmet_quantity(text, [h.content for h in passages])
-        if not missing and route.source == "facts" and facts is not None:
-            missing = _unnamed_in_facts(text, facts) if analysis.language == SOURCE_LANGUAGE else []
-        if route.source == "help" and not missing:
+        english = analysis.language == SOURCE_LANGUAGE
+        gap = await self.checks.gap(
+            text, english, route, found, entries, named, asked, word_vectors, tr
+        )
+        if route.source == "help" and not gap:
             return await self.help.answer(text, entries, self.llm, tr.language)
-        if route.source == "facts" and facts is not None and not missing:
+        if route.source == "facts" and facts is not None and not gap:
             return await knowledge_answers.facts(text, facts, passages, self.llm, tr, route.why)
-        if route.source == "documents" and not missing:
+        if route.source == "documents" and not gap:
             return await knowledge_answers.documents(text, passages, self.llm, tr, route.why)
-        foreign = [w for w in missing if w in named]
-        unsaid = (
-            tr("Nothing I have is about {words}, although some of it shares other words with "
-               "your question.", words=say.quoted(foreign, tr))
-            if foreign
-            else tr("The closest passage I found says nothing about {words}.",
-                    words=say.quoted(missing, tr))
-            if missing
-            else ""
-        )  # fmt: skip
         return AskResponse(
             question=text,
             # a question a passage nearly answered stays a question about documents
             intent=route.intent
-            or (INTENT_DOCS if missing and not foreign and route.source == "documents" else None)
+            or gap.intent(route.source)
             or (INTENT_PROPOSALS if about_proposals else analysis.intent),
-            answer="\n\n".join(p for p in (tr(say.NO_ANSWER), unsaid, tr(say.KNOWLEDGE_HINT)) if p),
+            answer="\n\n".join(
+                p
+                for p in (tr(say.NO_ANSWER), gap.unsaid(route.source, tr), tr(say.KNOWLEDGE_HINT))
+                if p
+            ),
             content_keywords=analysis.content_keywords,
         )
 
@@ -363,48 +363,6 @@ class ContextService:
         if len(self._word_vectors) + len(words) > WORDS_KEPT:
             self._word_vectors.clear()  # a fresh start costs a few embeddings, never memory
         self._word_vectors.update(zip(words, vectors, strict=True))
-
-    async def _uncovered(
-        self,
-        route: routing.Route,
-        passages: list[DocumentHit],
-        facts: AskResult | None,
-        entries: list[HelpEntry],
-        named: list[str],
-        word_vectors: dict[str, np.ndarray],
-        tr: Translator,
-    ) -> list[str]:
-        """What the question names that what would answer it is not about ("my boat"
-        near the parking policy); passages are compared in meaning too (coverage)."""
-        if not named:
-            return []
-        vectors: list[np.ndarray] = []
-        if route.source == "documents":
-            answers = [h.content for h in passages]
-            # in meaning, the passage that answers: the one the answer quotes
-            stored = await self.vectors.vectors(CHUNKS, [h.chunk_id for h in passages[:1]])
-            vectors = list(stored.values())
-        elif route.source == "facts" and facts is not None:
-            answers = [f"{s.fact.subject} {s.fact.predicate} {s.fact.object}"
-                       for s in facts.relevant_facts]  # fmt: skip
-        elif route.source == "help":
-            answers = [e.searchable(tr(e.usage), tr(e.text)) for e in entries]
-        else:
-            return []
-        return coverage.uncovered(named, answers, word_vectors, vectors) if answers else []
-
-    async def _loose(
-        self, passages: list[DocumentHit], asked: list[str], word_vectors: dict[str, np.ndarray]
-    ) -> list[str]:
-        """The words of the question a loosely matching passage says nothing about, when
-        the rest of the question pulls away from it (coverage.off_passage)."""
-        if not asked:
-            return []
-        stored = await self.vectors.vectors(CHUNKS, [passages[0].chunk_id])
-        return coverage.off_passage(
-            asked, [h.content for h in passages], word_vectors, list(stored.values()),
-            passages[0].similarity,
-        )  # fmt: skip
 
     async def _proposals(
         self,
@@ -481,16 +439,6 @@ class ContextService:
 
     async def _graph_answer(self, text: str) -> AskResult | None:
         return await fact_paths.ask(self.graph, text, self.spelling.lexicon, FACTS_SHOWN)
-
-
-def _unnamed_in_facts(question: str, facts: AskResult) -> list[str]:
-    """The words of what the question names ("the football team") that no fact found
-    contains: the facts are about another thing sharing a word ("Events Team"). A path
-    followed to its end answers."""
-    if facts.chain is not None and facts.chain.complete:
-        return []
-    texts = [f"{s.fact.subject} {s.fact.predicate} {s.fact.object}" for s in facts.relevant_facts]
-    return coverage.unnamed_modifiers(question, texts) if texts else []
 
 
 def _corrected(response: AskResponse, asked: str, fixes: list[Fix], tr: Translator) -> AskResponse:

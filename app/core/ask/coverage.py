@@ -51,7 +51,7 @@ PASSAGES_READ = 3
 KEYWORD_QUERY = 4  # at most this many words with no question word: a keyword query
 _SUBJECT = re.compile(
     r"\b(?:the|a|an|my|our|your|their|his|her|its|for|about)\s+"
-    r"(?=([a-z][a-z-]{2,}(?:\s+[a-z][a-z-]{2,}){0,2}))",
+    r"(?=([a-z][a-z0-9-]{2,}(?:\s+[a-z][a-z-]{2,}){0,2}))",  # "the under-12 football team"
     re.I,
 )
 _ASKING = re.compile(

@@ -37,7 +37,8 @@ WHERE_IS = frozenset({"located in", "from", "in"})  # spec 000: "{s} is {p} {o}"
 WHERE_OTHER = frozenset({"born in", "lives in", "based in", "situated in", "died in"})
 _TEMPORAL = re.compile(
     r"\b(1[0-9]{3}|20[0-9]{2}|january|february|march|april|may|june|july|august|september"
-    r"|october|november|december)\b",
+    r"|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|weekdays?|weekends?|daily|weekly|monthly|yearly|every|\d{1,2}[:.]\d{2})\b",
     re.IGNORECASE,
 )
 _ALTERNATIVES = frozenset({"or", "and"})
@@ -323,7 +324,9 @@ def generate_answer(top: Sequence[Fact], pool: Sequence[Fact], analysis: Analysi
             verb = "was " if fact.predicate_norm == "born in" else ""
             return human(f"{fact.subject} {verb}{fact.predicate} {fact.object}")
     elif kind == "when":
-        temporal = [f for f in top if _TEMPORAL.search(f.object)]
+        # a time of what the question names before a time of anything else
+        named = [f for f in top if {f.subject_norm, f.object_norm} & analysis.entity_norms]
+        temporal = [f for f in named or top if _TEMPORAL.search(f.object)]
         fact = next(iter([f for f in focus if f in temporal] or focus or temporal), None)
         if fact is not None:
             return say(fact)

@@ -1,0 +1,186 @@
+"""Whether what the chosen source found answers the question, or only lies near it.
+
+routing.decide picks the source that matched best; this module then reads what that
+source found against the question, and an answer is given only when nothing is
+missing:
+
+- what the question names is in it, in some form or close in meaning ("my boat" is not
+  near the parking policy; "the football team" is not the Events Team): coverage;
+- a loosely matching passage covers the rest of the question's words when they pull
+  away from it ("what do dogs eat?"), and gives the price or weight asked for: coverage;
+- it is the kind of answer the question asks for (a time, a place, a number, someone,
+  the attribute named): answer_kinds.
+
+The gap found is said in the "nothing found" answer, so a member sees why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from app.core.ask import answer_kinds, coverage, routing
+from app.core.ask import answers as say
+from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS
+from app.core.ask.answer_kinds import Kind
+from app.core.ask.command_reference import HelpEntry
+from app.core.ask.models import DocumentHit
+from app.core.graph.graph_results import AskResult
+from app.i18n import Translator
+from app.services.vector_db_service import CHUNKS, VectorDBService
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """What keeps what was found from answering: words it leaves out (``foreign``: those
+    the community never uses), or the kind of answer it does not give."""
+
+    missing: list[str] = field(default_factory=list)
+    foreign: list[str] = field(default_factory=list)
+    kind: Kind | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.missing) or self.kind is not None
+
+    def intent(self, source: str) -> str | None:
+        """A question a passage or the facts nearly answered stays a question about them."""
+        if self.foreign:
+            return None
+        if source == "documents" and self.missing:
+            return INTENT_DOCS
+        return INTENT_FACTS if source == "facts" else None
+
+    def unsaid(self, source: str, tr: Translator) -> str:
+        """The sentence saying why nothing found answers ("" when nothing was found)."""
+        if self.foreign:
+            return tr(
+                "Nothing I have is about {words}, although some of it shares other words "
+                "with your question.",
+                words=say.quoted(self.foreign, tr),
+            )
+        if self.kind is not None:
+            return tr(self.kind.unsaid)
+        if self.missing and source == "facts":
+            return tr(
+                "The facts I found say nothing about {words}.", words=say.quoted(self.missing, tr)
+            )
+        if self.missing:
+            return tr(
+                "The closest passage I found says nothing about {words}.",
+                words=say.quoted(self.missing, tr),
+            )
+        return ""
+
+
+class AnswerChecks:
+    """The checks, with the passages' stored vectors read from the index when needed."""
+
+    def __init__(self, vectors: VectorDBService) -> None:
+        self.vectors = vectors
+
+    async def gap(
+        self,
+        text: str,
+        english: bool,
+        route: routing.Route,
+        found: routing.Evidence,
+        entries: list[HelpEntry],
+        named: list[str],
+        asked: list[str],
+        word_vectors: dict[str, np.ndarray],
+        tr: Translator,
+    ) -> Gap:
+        """What the route's source leaves out (``named``: the question's subject words,
+        ``asked``: its content words; both embedded in ``word_vectors``)."""
+        passages, facts = found.passages, found.facts
+        missing = await self._uncovered(route, passages, facts, entries, named, word_vectors, tr)
+        documents = route.source == "documents"
+        if not missing and documents and found.doc_strength < routing.DOC_SURE:
+            missing = await self._loose(passages, asked, word_vectors)
+        if not missing and documents and english:
+            missing = coverage.unmet_quantity(text, [h.content for h in passages])
+        if not missing and route.source == "facts" and facts is not None and english:
+            missing = _unnamed_in_facts(text, facts)
+        if missing or not english:
+            return Gap(missing, [w for w in missing if w in named])
+        if route.source == "facts" and facts is not None:
+            left, kind = answer_kinds.facts_gap(text, facts)
+            return Gap(left, kind=kind)
+        if documents and passages:
+            return await self._passages_gap(text, passages, word_vectors)
+        return Gap()
+
+    async def _passages_gap(
+        self, text: str, passages: list[DocumentHit], word_vectors: dict[str, np.ndarray]
+    ) -> Gap:
+        """A number asked for and none given; the attribute or the thing the answer is
+        ("what brand ...?") not in the passages, nor close in meaning to the one quoted;
+        for "who does ...", the doing not in the passage quoted."""
+        kind = answer_kinds.asked_kind(text)
+        texts = [h.content for h in passages[: coverage.PASSAGES_READ]]
+        if kind is not None and not answer_kinds.passages_give(kind, texts):
+            return Gap(kind=kind)
+        asked = [*answer_kinds.attribute_words(text), *answer_kinds.focus_words(text)]
+        left = answer_kinds.not_in(asked, texts)
+        if kind is Kind.PERSON:
+            left += answer_kinds.not_in(answer_kinds.doing_words(text), texts[:1])
+        if left:  # close in meaning to the passage quoted will do ("spot" for parking)
+            stored = await self.vectors.vectors(CHUNKS, [passages[0].chunk_id])
+            left = answer_kinds.far_from(left, word_vectors, list(stored.values()))
+        return Gap(left)
+
+    async def _uncovered(
+        self,
+        route: routing.Route,
+        passages: list[DocumentHit],
+        facts: AskResult | None,
+        entries: list[HelpEntry],
+        named: list[str],
+        word_vectors: dict[str, np.ndarray],
+        tr: Translator,
+    ) -> list[str]:
+        """What the question names that what would answer it is not about ("my boat"
+        near the parking policy); passages are compared in meaning too (coverage)."""
+        if not named:
+            return []
+        vectors: list[np.ndarray] = []
+        if route.source == "documents":
+            answers = [h.content for h in passages]
+            # in meaning, the passage that answers: the one the answer quotes
+            stored = await self.vectors.vectors(CHUNKS, [h.chunk_id for h in passages[:1]])
+            vectors = list(stored.values())
+        elif route.source == "facts" and facts is not None:
+            answers = [f"{s.fact.subject} {s.fact.predicate} {s.fact.object}"
+                       for s in facts.relevant_facts]  # fmt: skip
+        elif route.source == "help":
+            answers = [e.searchable(tr(e.usage), tr(e.text)) for e in entries]
+        else:
+            return []
+        return coverage.uncovered(named, answers, word_vectors, vectors) if answers else []
+
+    async def _loose(
+        self, passages: list[DocumentHit], asked: list[str], word_vectors: dict[str, np.ndarray]
+    ) -> list[str]:
+        """The words of the question a loosely matching passage says nothing about, when
+        the rest of the question pulls away from it (coverage.off_passage)."""
+        if not asked or not passages:
+            return []
+        stored = await self.vectors.vectors(CHUNKS, [passages[0].chunk_id])
+        return coverage.off_passage(
+            asked, [h.content for h in passages], word_vectors, list(stored.values()),
+            passages[0].similarity,
+        )  # fmt: skip
+
+
+def _unnamed_in_facts(question: str, facts: AskResult) -> list[str]:
+    """The words of what the question names ("the football team") that the fact the
+    answer leads with does not contain: it is about another thing sharing a word
+    ("Events Team"), however many facts about the right one follow ("Green Committee
+    chaired by Alice" for "who chairs the house committee?"). A path followed to its end
+    answers."""
+    if facts.chain is not None and facts.chain.complete:
+        return []
+    texts = [f"{s.fact.subject} {s.fact.predicate} {s.fact.object}" for s in facts.relevant_facts]
+    lead = [facts.answer_text.split(";")[0]] if facts.answer_text else texts[:1]
+    return coverage.unnamed_modifiers(question, lead) if texts else []

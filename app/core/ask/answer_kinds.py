@@ -1,0 +1,248 @@
+"""Whether what was found is the kind of answer the question asks for.
+
+A question can find something about the very thing it names and still go unanswered:
+"when was Alice born?" finds the committee Alice sits on, "how old is Bob?" finds his
+role, "what is Greta's phone number?" the proposals she made. The form of the question
+says what kind of answer it wants, and what was found must give one:
+
+- **a time** for "when ..." and "how often ..." (a year, a month, a weekday, a clock
+  time, "every ...", "monthly"), in the facts that would answer (a passage answering
+  "when" almost always holds some time, so passages are not checked for it);
+- **a place** for "where ..." in the facts: a relation that places something ("located
+  in", "meets in", "based at"); "Bike Cellar maintained by Hugo" says nothing of where
+  Hugo lives;
+- **a number** for "how old / tall / big / far ...", in facts and passages alike;
+- **the attribute itself** for "X's Y" ("Greta's phone number", "the events team's
+  budget"): Y's words must be in what answers, in some form (for passages, close in
+  meaning will do, as coverage.uncovered reads it).
+
+English questions only: the patterns read English. "Who ..." and "what ..." questions
+are not checked for a kind: their answers are names, and any name can be one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from enum import Enum
+
+import numpy as np
+
+from app.core.ask.analysis import STOP_WORDS
+from app.core.ask.answers import shares_words
+from app.core.graph.graph_results import AskResult
+from app.core.graph.proposal_facts import is_proposal_source
+from app.domain.messages import N_
+from app.nlp.key_terms import word_forms
+
+# Cosine of a word alone to the passage quoted (MiniLM, int8): "spot" is this close to the
+# parking policy, "brand" (0.07) or "phone" (0.10) are not to the kitchen or supplier pages.
+ATTRIBUTE_NEAR = 0.15
+
+
+class Kind(Enum):
+    TIME = N_("What I found gives no date or time.")
+    PLACE = N_("What I found names no place.")
+    NUMBER = N_("What I found gives no number.")
+    PERSON = N_("What I found names no one.")
+
+    @property
+    def unsaid(self) -> str:
+        """The sentence saying what was missing (a catalog msgid)."""
+        return str(self.value)
+
+
+_ASKS_TIME = re.compile(
+    r"^\s*(?:(?:and|so|but)\s+)?(?:when\b|how often\b|what (?:time|day|date)\b)", re.I
+)
+_ASKS_PLACE = re.compile(
+    r"^\s*(?:(?:and|so|but)\s+)?(?:where\b|in which (?:room|place|building)\b)", re.I
+)
+_ASKS_PERSON = re.compile(r"^\s*(?:who|whom)\b", re.I)
+_WHO_DOES = re.compile(
+    r"^\s*who(?:['’]s| is| are| will| would| can| should| could| does| do| has| did)?\s+([a-z]+)",
+    re.I,
+)
+_ASKS_NUMBER = re.compile(
+    r"\bhow (?:old|young|tall|high|big|large|small|far|wide|deep|heavy|fast)\b", re.I
+)
+_MONTHS = (
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec"
+)
+_DAYS = "monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend weekends"
+_TIME_WORDS = (
+    "daily weekly monthly yearly annually annual every morning mornings afternoon evening "
+    "evenings night nights noon midnight today tomorrow tonight spring summer autumn fall "
+    "winter week weeks month months year years christmas easter holiday holidays"
+)
+_TIME = re.compile(
+    r"\b(?:1\d{3}|20\d{2})\b|\d[:.]\d{2}\b|\d(?:st|nd|rd|th)\b|\d\s*(?:am|pm)\b|"
+    rf"\b(?:{'|'.join(f'{_MONTHS} {_DAYS} {_TIME_WORDS}'.split())})\b",
+    re.I,
+)  # a year, a clock time, an ordinal day or a word of time: "Room 3" is no time
+# Relations that place their subject: "located in", "meets in", "based at", "kept on".
+_PLACING = frozenset("in on at located based situated near inside next behind under above".split())
+_NUMBER = re.compile(r"\d")
+# "Greta's phone number", "the board's meeting room": the words after the possessive.
+_POSSESSIVE = re.compile(
+    r"(?=\b([a-z][a-z-]*)['’]s\s+([a-z][a-z-]+(?:\s+[a-z][a-z-]+)?))", re.I
+)  # a lookahead, so that "what's Kofi's favourite food" finds Kofi's after "what's"
+# "what's", "it's", "who's": contractions, not possessives
+_CONTRACTED = frozenset("what who where when why how that there here it he she let".split())
+_WORD = re.compile(r"[a-z]+")
+_NOUNS = r"([a-z][a-z-]+(?:\s+(?:and\s+)?[a-z][a-z-]+){0,2})"  # "brand and model"
+_FOCUS = re.compile(
+    r"^\s*(?:(?:at|in|on|from|to|with|for|by)\s+)?(?:"
+    rf"(?:what|which)\s+{_NOUNS}\s+(?:is|are|was|were|do|does|did|can|could|should|will|"
+    r"would|has|have)\b|which\s+([a-z][a-z-]+)|how many\s+([a-z][a-z-]+)|"
+    r"what(?:['’]s|s| is| are| was)\s+(?:the|a|an|our|your|my)\s+"
+    rf"{_NOUNS}\s+(?:of|for|on|at|to|in)\b)",
+    re.I,
+)
+# Words that ask for something any rule can give: "what time", "which days", "the rule for".
+_FUNCTION = frozenset(
+    """a an the and or but of to in on at by for with from into about as is are was were be
+    been do does did have has had can could will would should may might must this that these
+    those it its they them their we us our you your i me my he she his her him there here
+    any some all each every other one ones many much more most such""".split()
+)
+_NOT_FOCUS = _FUNCTION | frozenset(
+    """name names kind type sort way ways thing things best rule rules policy policies info
+    information details time times day days date dates hour hours year years week weeks
+    month months happens happen difference point reason procedure process steps each every
+    all some any other role roles job jobs position title function proposal proposals poll
+    polls vote votes one ones""".split()
+)
+
+
+def asked_kind(question: str) -> Kind | None:
+    """The kind of answer the question's form asks for, if it asks for one."""
+    if _ASKS_NUMBER.search(question):
+        return Kind.NUMBER
+    if _ASKS_TIME.match(question):
+        return Kind.TIME
+    if _ASKS_PLACE.match(question):
+        return Kind.PLACE
+    if _ASKS_PERSON.match(question):
+        return Kind.PERSON
+    return None
+
+
+def facts_give(kind: Kind, facts: Sequence[tuple[str, str, str]]) -> bool:
+    """Whether some (subject, predicate, object) gives an answer of the kind."""
+    if kind is Kind.PLACE:
+        return any(_PLACING & set(_WORD.findall(p.lower())) for _, p, _ in facts)
+    if kind is Kind.PERSON:  # "who founded the hub?" is not answered by "founded in 2019"
+        return any(
+            _WORD.search(o.lower()) and not _TIME.fullmatch(o.strip()) for _, _, o in facts[:1]
+        )
+    pattern = _NUMBER if kind is Kind.NUMBER else _TIME
+    return any(pattern.search(f"{p} {o}") for _, p, o in facts)
+
+
+def passages_give(kind: Kind, passages: Sequence[str]) -> bool:
+    """Passages are only checked for a number: the rest is too loosely written to read."""
+    return kind is not Kind.NUMBER or any(_NUMBER.search(p) for p in passages)
+
+
+def attribute_words(question: str) -> list[str]:
+    """The words of what the question asks of a thing by a possessive ("Greta's phone
+    number" -> phone, number), up to a stop word."""
+    words: list[str] = []
+    for match in _POSSESSIVE.finditer(question):
+        if match.group(1).lower() in _CONTRACTED:
+            continue
+        for word in match.group(2).lower().replace("-", " ").split():
+            if word in _FUNCTION:
+                break
+            if len(word) >= 3 and word not in _NOT_FOCUS:
+                words.append(word)
+    return list(dict.fromkeys(words))
+
+
+def not_in(words: Sequence[str], texts: Sequence[str]) -> list[str]:
+    """The words that no text contains in any form."""
+    present = {f for t in texts for w in _WORD.findall(t.lower()) for f in word_forms(w)}
+    return [w for w in dict.fromkeys(words) if not word_forms(w) & present]
+
+
+def far_from(
+    words: Sequence[str], word_vectors: dict[str, np.ndarray], passage: Sequence[np.ndarray]
+) -> list[str]:
+    """The words not even close in meaning to the passage (ATTRIBUTE_NEAR)."""
+    if not passage:
+        return list(words)
+    matrix = np.stack([np.asarray(v, dtype=np.float32) for v in passage])
+    return [
+        w
+        for w in words
+        if w not in word_vectors or float(np.max(matrix @ word_vectors[w])) < ATTRIBUTE_NEAR
+    ]
+
+
+def focus_words(question: str, which: bool = True) -> list[str]:
+    """The words naming what the answer is ("what brand is the dishwasher?" -> brand,
+    "what's the phone number of Velostal?" -> phone, number, "how many decibels ..."):
+    a passage that never mentions it, in any form or in meaning, cannot give one."""
+    found = _FOCUS.match(question)
+    if found is None or (not which and re.search(r"\bwhich\b", found.group(0), re.I)):
+        return []  # without ``which``: "which room" names a kind of thing, not an attribute
+    phrase = next(g for g in found.groups() if g)
+    words = phrase.lower().replace("-", " ").split()
+    return [w for w in words if len(w) >= 3 and w not in _NOT_FOCUS]
+
+
+def doing_words(question: str) -> list[str]:
+    """What a "who" question asks someone does: "who looks after the laundry room?" ->
+    looks (a passage naming no one who looks after anything does not answer it)."""
+    found = _WHO_DOES.match(question)
+    word = found.group(1).lower() if found else ""
+    return [word] if len(word) >= 3 and word not in _NOT_FOCUS else []
+
+
+def asked_words(question: str) -> list[str]:
+    """Every word the checks here may look up in meaning (embedded with the question)."""
+    words = [*attribute_words(question), *focus_words(question), *doing_words(question)]
+    return list(dict.fromkeys(words))
+
+
+def facts_gap(question: str, result: AskResult) -> tuple[list[str], Kind | None]:
+    """(the words asked that the facts found leave out, the kind of answer none gives).
+    Only the community's own facts about what the question names count, not proposal
+    titles ("bob proposed Approve the 2027 annual budget" gives no age); a path followed
+    to its end answers."""
+    if result.chain is not None and result.chain.complete:
+        return [], None
+    found = [
+        (s.fact.subject, s.fact.predicate, s.fact.object)
+        for s in result.relevant_facts
+        if not is_proposal_source(s.fact.source)
+        and shares_words(question, f"{s.fact.subject} {s.fact.object}")
+    ]
+    kind = asked_kind(question)
+    if kind is not None and not facts_give(kind, found):
+        return [], kind
+    texts = [" ".join(f) for f in found]
+    left = not_in(attribute_words(question), texts)
+    if not left and found and not _relation_asked(question, found[0][1]):
+        # "what model is our wifi router?": the router's place is no model; "in which room
+        # is the library corner?" is answered by where the corner is, whatever its name
+        which = not any(_places_named(question, fact) for fact in found)
+        left = not_in(focus_words(question, which=which), texts)
+    return left, None
+
+
+def _places_named(question: str, fact: tuple[str, str, str]) -> bool:
+    """Whether the fact places what the question names ("Library Corner located in
+    Lounge" for "in which room is the library corner?")."""
+    subject, predicate, place = fact
+    named = shares_words(question, subject) and not shares_words(question, place)
+    return named and bool(_PLACING & set(_WORD.findall(predicate.lower())))
+
+
+def _relation_asked(question: str, predicate: str) -> bool:
+    """Whether the question names the fact's relation ("which company supplied ...")."""
+    forms = {f for w in _WORD.findall(predicate.lower()) if w not in STOP_WORDS
+             for f in word_forms(w)}  # fmt: skip
+    return any(word_forms(w) & forms for w in _WORD.findall(question.lower()))

@@ -1,0 +1,61 @@
+"""answer_kinds: the kind of answer a question's form asks for, and whether what was
+found gives one (both outcomes of every check)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.core.ask import answer_kinds as kinds
+from app.core.ask.answer_kinds import Kind
+
+
+def test_the_kind_asked_for() -> None:
+    assert kinds.asked_kind("how old is bob") is Kind.NUMBER
+    assert kinds.asked_kind("How tall is the tree?") is Kind.NUMBER
+    assert kinds.asked_kind("when was alice born") is Kind.TIME
+    assert kinds.asked_kind("how often is the fridge cleaned") is Kind.TIME
+    assert kinds.asked_kind("where does hugo live") is Kind.PLACE
+    assert kinds.asked_kind("who founded the hub") is Kind.PERSON
+    assert kinds.asked_kind("what is the deposit") is None
+    assert kinds.asked_kind("how does parking work") is None
+
+
+def test_facts_give_a_time_a_place_a_number_or_someone() -> None:
+    meets = [("Board", "meets on", "first Monday of the month")]
+    assert kinds.facts_give(Kind.TIME, meets)
+    assert not kinds.facts_give(Kind.TIME, [("Green Committee", "meets in", "Room 3")])
+    assert kinds.facts_give(Kind.TIME, [("Hub", "founded in", "2019")])
+    assert kinds.facts_give(Kind.PLACE, [("Board", "meets in", "Main Hall")])
+    assert not kinds.facts_give(Kind.PLACE, [("Bike Cellar", "maintained by", "Hugo")])
+    assert kinds.facts_give(Kind.NUMBER, [("Hub", "founded in", "2019")])
+    assert not kinds.facts_give(Kind.NUMBER, [("Bob", "is", "Treasurer")])
+    assert kinds.facts_give(Kind.PERSON, [("Events Team", "led by", "Emma")])
+    assert not kinds.facts_give(Kind.PERSON, [("Hub", "founded in", "2019")])
+
+
+def test_passages_are_checked_for_a_number_only() -> None:
+    assert kinds.passages_give(Kind.NUMBER, ["The room holds up to 50 people."])
+    assert not kinds.passages_give(Kind.NUMBER, ["Dogs are welcome in the flats."])
+    assert kinds.passages_give(Kind.TIME, ["Dogs are welcome in the flats."])
+
+
+def test_the_words_asked_about() -> None:
+    assert kinds.attribute_words("what is greta's phone number") == ["phone", "number"]
+    assert kinds.attribute_words("what's Kofi's favourite food") == ["favourite", "food"]
+    assert kinds.attribute_words("what's the deposit") == []  # a contraction
+    assert kinds.attribute_words("what is Bob's role in the association") == []
+    assert kinds.focus_words("what brand is the dishwasher") == ["brand"]
+    assert kinds.focus_words("what's the phone number of velostal") == ["phone", "number"]
+    assert kinds.focus_words("which days is the sauna heated") == []  # any rule gives days
+    assert kinds.focus_words("how many people fit in the main hall") == ["people"]
+    assert kinds.doing_words("who looks after the laundry room") == ["looks"]
+    assert kinds.doing_words("who is the treasurer") == []
+    assert kinds.not_in(["phone", "committee"], ["Greta member of House Committee"]) == ["phone"]
+
+
+def test_close_in_meaning_to_the_passage() -> None:
+    passage = [np.array([1.0, 0.0], dtype=np.float32)]
+    words = {"spot": np.array([0.6, 0.8], dtype=np.float32),
+             "brand": np.array([0.1, 0.99], dtype=np.float32)}  # fmt: skip
+    assert kinds.far_from(["spot", "brand", "unseen"], words, passage) == ["brand", "unseen"]
+    assert kinds.far_from(["spot"], words, []) == ["spot"]
