@@ -33,6 +33,12 @@ TARGETS = {"intent": 0.97, "f1": 0.93, "documents": 0.95, "facts": 0.93, "no_ans
 # that no change makes the held-out half worse while the rest is open (issue 13).
 HELD_OUT = TARGETS | {"no_answer": 0.9}
 TUNING = {"intent": 0.95, "f1": 0.90, "documents": 0.90, "facts": 0.75, "no_answer": 0.95}
+# Probe sets written later by testers who read the fixture but not the code: questions the
+# data does not answer although they share its words (probes_noanswer), and questions
+# worded close to those that it does answer (probes_positive). Used for tuning; the floors
+# are the levels reached, so that no change makes them worse. Their intent labels are the
+# testers' own (looser than the gold set's) and are reported, not enforced.
+PROBES = {"f1": 0.93, "documents": 0.84, "facts": 0.8, "no_answer": 0.85}
 
 
 def f1(expected: set[int], got: set[int]) -> float:
@@ -163,3 +169,15 @@ def _same_time(got: str | None, expected: str | None) -> bool:
     return datetime.fromisoformat(got.replace("Z", "+00:00")) == datetime.fromisoformat(
         expected.replace("Z", "+00:00")
     )
+
+
+def test_probe_sets(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    probes = _load("probes_noanswer.jsonl") + _load("probes_positive.jsonl")
+    held_out = {q["question"].lower() for q in _load("gold_heldout.jsonl")}
+    assert len(probes) >= 300 and not {q["question"].lower() for q in probes} & held_out
+    assert main(["seed", str(HERE / "fixture.json")]) == 0
+    capsys.readouterr()
+    report = _run(env, capsys, probes)
+    print(json.dumps(report | {"misses": len(report["misses"])}, indent=1))
+    for metric, floor in PROBES.items():
+        assert report[metric] >= floor, f"probes {metric}: {report[metric]}"
