@@ -83,6 +83,8 @@ def test_something_found_of_the_wrong_kind_is_no_answer(ask: Any) -> None:
         "who chairs the house committee": "The facts I found say nothing about “house”",
         "what brand is the dishwasher in the shared kitchen": "says nothing about “brand”",
         "who looks after the laundry room": "says nothing about “looks”",
+        # a name the graph knows, used in full, that the page found never mentions
+        "what does the events team charge for the event room": "says nothing about “team”",
     }
     for out, (question, why) in zip(ask(*questions), questions.items(), strict=True):
         assert out["answer"].startswith(NO_ANSWER), question

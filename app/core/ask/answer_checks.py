@@ -16,6 +16,7 @@ The gap found is said in the "nothing found" answer, so a member sees why.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,8 +28,11 @@ from app.core.ask.answer_kinds import Kind
 from app.core.ask.command_reference import HelpEntry
 from app.core.ask.models import DocumentHit
 from app.core.graph.graph_results import AskResult
+from app.core.graph.proposal_facts import is_proposal_source
 from app.i18n import Translator
 from app.services.vector_db_service import CHUNKS, VectorDBService
+
+_WORDS = re.compile(r"[a-z0-9]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +112,10 @@ class AnswerChecks:
             left, kind = answer_kinds.facts_gap(text, facts)
             return Gap(left, kind=kind)
         if documents and passages:
+            texts = [h.content for h in passages[: coverage.PASSAGES_READ]]
+            left_out = _names_left_out(text, facts, texts)
+            if left_out:
+                return Gap(left_out)
             return await self._passages_gap(text, passages, word_vectors)
         return Gap()
 
@@ -184,3 +192,23 @@ def _unnamed_in_facts(question: str, facts: AskResult) -> list[str]:
     texts = [f"{s.fact.subject} {s.fact.predicate} {s.fact.object}" for s in facts.relevant_facts]
     lead = [facts.answer_text.split(";")[0]] if facts.answer_text else texts[:1]
     return coverage.unnamed_modifiers(question, lead) if texts else []
+
+
+def _names_left_out(question: str, facts: AskResult | None, texts: list[str]) -> list[str]:
+    """The words of a name the graph knows ("Events Team") that the question uses in full
+    and no passage contains: a page about the event room is not about the events team."""
+    if facts is None:
+        return []
+    asked = f" {' '.join(_WORDS.findall(question.lower()))} "
+    names = {
+        name
+        for s in facts.relevant_facts
+        if not is_proposal_source(s.fact.source)
+        for name in (s.fact.subject, s.fact.object)
+    }
+    left: list[str] = []
+    for name in names:
+        words = _WORDS.findall(name.lower())
+        if len(words) > 1 and f" {' '.join(words)} " in asked:
+            left += answer_kinds.not_in(words, texts)
+    return list(dict.fromkeys(left))
