@@ -107,3 +107,18 @@ def test_the_kind_asked_for_is_answered_when_found(ask: Any) -> None:
     assert "Alice" in chair["answer"]
     assert spot["answer"].startswith("According to “Parking policy”")
     assert "Hugo" in hugo["answer"]
+
+
+def test_who_voted_is_never_answered(ask: Any) -> None:
+    """A vote is seen by its voter only: "who voted for ...?" finds the proposal and says
+    so, and does not pass its proposer off as a voter."""
+    (voted,) = ask("who voted for the bike shelter")
+    assert voted["answer"].startswith("Votes are anonymous: nobody, admins included")
+    assert voted["proposals"][:1] == [50]
+    assert "was proposed by" not in voted["answer"]
+
+
+def test_a_question_about_a_vote_is_not_answered_by_a_page_on_its_topic(ask: Any) -> None:
+    (sauna,) = ask("when does the vote on the sauna close")
+    assert sauna["intent"] == "query_proposals" and sauna["proposals"] == []
+    assert sauna["documents"] == []  # the fitness room page gives the sauna's hours

@@ -138,6 +138,18 @@ async def test_votes_and_ideas_never_reach_the_answer_context(bot: BotHarness) -
     assert "Ferns" not in answer and "Cacti" not in answer  # no option, let alone a vote
 
 
+async def test_who_voted_gets_the_privacy_rule_in_the_members_language(bot: BotHarness) -> None:
+    poll = await create_via_bot(bot, "Office plants; Buy plants for the office; Ferns, Cacti")
+    await bot.press(f"v:{poll}:1", user_id=2002)
+    [answer] = await bot.send("/ask who voted for the office plants?", user_id=2003)
+    assert answer.startswith("Votes are anonymous: nobody, admins included, can see who voted")
+    assert f"#{poll} Office plants" in answer and "was proposed by" not in answer
+    assert "2002" not in answer
+    bot.speaks("es", 2003)
+    [answer] = await bot.send("/ask ¿quién votó por las plantas?", user_id=2003)
+    assert answer.startswith("Los votos son anónimos: nadie, tampoco los administradores")
+
+
 async def test_admin_and_member_get_the_same_answer(bot: BotHarness) -> None:
     await create_via_bot(bot, "Pizza party; Friday pizza on floor 4; Yes, No")
     member = await bot.send("/ask what is open?")

@@ -173,6 +173,12 @@ def proposal_evidence(proposal: Proposal, tr: Translator) -> str:
     return f"{proposal_line(proposal, tr)}. {text}{options}"
 
 
+VOTERS_UNSEEN = N_(
+    "Votes are anonymous: nobody, admins included, can see who voted for what. "
+    "Only the totals are shown, in the results."
+)
+
+
 def proposals_lead(
     question: str, filters: AskFilters, keywords: str | None, found: Sequence[Proposal],
     total: int, tr: Translator, asks_who: bool = False,

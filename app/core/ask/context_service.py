@@ -41,7 +41,13 @@ from app.core.ask.help import HelpIndex
 from app.core.ask.knowledge_answers import RELATED_DOC
 from app.core.ask.language import detect_language
 from app.core.ask.models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
-from app.core.ask.multilingual import asks_who, direction, english_phrase, read_question
+from app.core.ask.multilingual import (
+    asks_who,
+    asks_who_voted,
+    direction,
+    english_phrase,
+    read_question,
+)
 from app.core.ask.proposal_search import ProposalSearch, SearchOutcome, keyword_terms
 from app.core.ask.spelling import Fix, Speller, describe
 from app.core.graph.graph_results import AskResult
@@ -269,6 +275,8 @@ class ContextService:
     ) -> AskResponse:
         """Search all three sources with one embedding, then let the evidence decide."""
         analysis = topic_phrase.reread(text, analysis)  # "about the open day"
+        if asks_who_voted(text, analysis.language):  # about a vote, whatever else it names
+            analysis = replace(analysis, intent=INTENT_PROPOSALS)
         about_proposals = analysis.intent == INTENT_PROPOSALS
         filters, notes = (
             await self._filters(text, analysis, user_id, tr)
@@ -331,7 +339,7 @@ class ContextService:
         if route.source == "proposals":
             return await self._proposals(
                 text, filters, keywords, outcome, passages, notes, route, tr,
-                asks_who(text, analysis.language),
+                asks_who(text, analysis.language), asks_who_voted(text, analysis.language),
             )  # fmt: skip
         helps = route.source == "help"
         entries = await self.help.best(text, embedding, tr.language) if helps else []
@@ -375,9 +383,11 @@ class ContextService:
         route: routing.Route,
         tr: Translator,
         who: bool = False,
+        voters: bool = False,
     ) -> AskResponse:
         found = outcome.proposals[: say.LIST_LIMIT]
         related = [h for h in passages if h.similarity >= RELATED_DOC] if keywords else []
+        who = who and not voters  # the proposer is not who voted
         lead = say.proposals_lead(text, filters, keywords, found, outcome.total, tr, who)
         context = AnswerContext(
             question=text,
@@ -387,6 +397,8 @@ class ContextService:
             language=tr.language,
         )
         sections = [await self.llm.write_lead(context) if found else lead]
+        if voters:  # privacy: a vote is seen by its voter only
+            sections.insert(0, tr(say.VOTERS_UNSEEN))
         if found:
             sections.append("\n".join(say.listing(found, outcome.total, tr)))
         if related:

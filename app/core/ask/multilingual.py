@@ -227,6 +227,20 @@ def asks_who(question: str, language: str) -> bool:
     return _search(rules.who, question) is not None
 
 
+# "who voted for ...?": a vote is seen by its voter only, so no answer names voters
+_VOTED = re.compile(
+    r"\b(?:vot(?:e|ed|es|ing)|vot[oó]|votaron|votou|votaram|проголосовал\w*|голосовал\w*)\b",
+    re.I,
+)
+_PROPOSED = re.compile(r"propos|propus|propôs|предлож", re.I)
+
+
+def asks_who_voted(question: str, language: str) -> bool:
+    """ "Who voted for the bike shelter?": a question about voters, never answered."""
+    voted = _VOTED.search(question) and not _PROPOSED.search(question)
+    return bool(voted) and asks_who(question, language)
+
+
 def direction(question: str, analysis: AskAnalysis) -> Direction:
     """Which occurrence a year-less date or a bare weekday means (``date_direction``
     with the question's own words for closing and creating)."""

@@ -130,6 +130,11 @@ class Evidence:
         return any(say.shares_words(question, h.content) for h in self.passages[:2])
 
     @property
+    def passages_about_proposals(self) -> bool:
+        """A passage speaks of proposals, votes or polls (the decision rules do)."""
+        return any(PROPOSAL_WORDS.search(h.content) for h in self.passages[:2])
+
+    @property
     def every_word_in_a_proposal(self) -> bool:
         return any(r.coverage == 1.0 for r in self.proposals.ranked)
 
@@ -184,6 +189,8 @@ def decide(
                 QUESTION_WORD.match(question)
                 and not found.proposals.ranked
                 and found.passages_share_words(question)
+                # "when does the vote on the sauna close?" is not about the sauna's hours
+                and (not PROPOSAL_WORDS.search(question) or found.passages_about_proposals)
             )
             if rule or empty:
                 return Route(
