@@ -7,6 +7,7 @@ import numpy as np
 
 from app.core.ask import answer_kinds as kinds
 from app.core.ask.answer_kinds import Kind
+from app.core.ask.coverage import uncovered
 
 
 def test_the_kind_asked_for() -> None:
@@ -50,12 +51,16 @@ def test_the_words_asked_about() -> None:
     assert kinds.focus_words("how many people fit in the main hall") == ["people"]
     assert kinds.doing_words("who looks after the laundry room") == ["looks"]
     assert kinds.doing_words("who is the treasurer") == []
-    assert kinds.not_in(["phone", "committee"], ["Greta member of House Committee"]) == ["phone"]
 
 
-def test_close_in_meaning_to_the_passage() -> None:
+def test_close_in_meaning_to_the_passage_counts_at_the_bar_given() -> None:
     passage = [np.array([1.0, 0.0], dtype=np.float32)]
     words = {"spot": np.array([0.6, 0.8], dtype=np.float32),
              "brand": np.array([0.1, 0.99], dtype=np.float32)}  # fmt: skip
-    assert kinds.far_from(["spot", "brand", "unseen"], words, passage) == ["brand", "unseen"]
-    assert kinds.far_from(["spot"], words, []) == ["spot"]
+    near = kinds.ATTRIBUTE_NEAR
+    assert uncovered(["spot", "brand", "unseen"], [], words, passage, near=near) == [
+        "brand",
+        "unseen",
+    ]
+    assert uncovered(["spot"], [], words, passage, near=0.7) == ["spot"]
+    assert uncovered(["phone", "committee"], ["Greta member of House Committee"], {}) == ["phone"]

@@ -24,7 +24,7 @@ import numpy as np
 from app.core.ask import answer_kinds, coverage, routing
 from app.core.ask import answers as say
 from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS
-from app.core.ask.answer_kinds import Kind
+from app.core.ask.answer_kinds import ATTRIBUTE_NEAR, Kind
 from app.core.ask.command_reference import HelpEntry
 from app.core.ask.models import DocumentHit
 from app.core.graph.graph_results import AskResult
@@ -130,12 +130,13 @@ class AnswerChecks:
         if kind is not None and not answer_kinds.passages_give(kind, texts):
             return Gap(kind=kind)
         asked = [*answer_kinds.attribute_words(text), *answer_kinds.focus_words(text)]
-        left = answer_kinds.not_in(asked, texts)
+        left = coverage.uncovered(list(dict.fromkeys(asked)), texts, {})
         if kind is Kind.PERSON:
-            left += answer_kinds.not_in(answer_kinds.doing_words(text), texts[:1])
+            left += coverage.uncovered(answer_kinds.doing_words(text), texts[:1], {})
         if left:  # close in meaning to the passage quoted will do ("spot" for parking)
             stored = await self.vectors.vectors(CHUNKS, [passages[0].chunk_id])
-            left = answer_kinds.far_from(left, word_vectors, list(stored.values()))
+            vectors = list(stored.values())
+            left = coverage.uncovered(left, texts[:1], word_vectors, vectors, near=ATTRIBUTE_NEAR)
         return Gap(left)
 
     async def _uncovered(
@@ -210,5 +211,5 @@ def _names_left_out(question: str, facts: AskResult | None, texts: list[str]) ->
     for name in names:
         words = _WORDS.findall(name.lower())
         if len(words) > 1 and f" {' '.join(words)} " in asked:
-            left += answer_kinds.not_in(words, texts)
+            left += coverage.uncovered(words, texts, {})
     return list(dict.fromkeys(left))

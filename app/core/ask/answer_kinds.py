@@ -26,10 +26,9 @@ import re
 from collections.abc import Sequence
 from enum import Enum
 
-import numpy as np
-
 from app.core.ask.analysis import STOP_WORDS
 from app.core.ask.answers import shares_words
+from app.core.ask.coverage import uncovered
 from app.core.graph.graph_results import AskResult
 from app.core.graph.proposal_facts import is_proposal_source
 from app.domain.messages import N_
@@ -161,26 +160,6 @@ def attribute_words(question: str) -> list[str]:
     return list(dict.fromkeys(words))
 
 
-def not_in(words: Sequence[str], texts: Sequence[str]) -> list[str]:
-    """The words that no text contains in any form."""
-    present = {f for t in texts for w in _WORD.findall(t.lower()) for f in word_forms(w)}
-    return [w for w in dict.fromkeys(words) if not word_forms(w) & present]
-
-
-def far_from(
-    words: Sequence[str], word_vectors: dict[str, np.ndarray], passage: Sequence[np.ndarray]
-) -> list[str]:
-    """The words not even close in meaning to the passage (ATTRIBUTE_NEAR)."""
-    if not passage:
-        return list(words)
-    matrix = np.stack([np.asarray(v, dtype=np.float32) for v in passage])
-    return [
-        w
-        for w in words
-        if w not in word_vectors or float(np.max(matrix @ word_vectors[w])) < ATTRIBUTE_NEAR
-    ]
-
-
 def focus_words(question: str, which: bool = True) -> list[str]:
     """The words naming what the answer is ("what brand is the dishwasher?" -> brand,
     "what's the phone number of Velostal?" -> phone, number, "how many decibels ..."):
@@ -224,12 +203,12 @@ def facts_gap(question: str, result: AskResult) -> tuple[list[str], Kind | None]
     if kind is not None and not facts_give(kind, found):
         return [], kind
     texts = [" ".join(f) for f in found]
-    left = not_in(attribute_words(question), texts)
+    left = uncovered(attribute_words(question), texts, {})
     if not left and found and not _relation_asked(question, found[0][1]):
         # "what model is our wifi router?": the router's place is no model; "in which room
         # is the library corner?" is answered by where the corner is, whatever its name
         which = not any(_places_named(question, fact) for fact in found)
-        left = not_in(focus_words(question, which=which), texts)
+        left = uncovered(focus_words(question, which=which), texts, {})
     return left, None
 
 

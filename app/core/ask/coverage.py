@@ -151,9 +151,11 @@ def uncovered(
     answers: Sequence[str],
     word_vectors: dict[str, np.ndarray],
     answer_vectors: Sequence[np.ndarray] = (),
+    near: float = SUBJECT_NEAR_PASSAGE,
 ) -> list[str]:
     """The words none of the answering texts (passages, facts, manual entries) contains
-    in any form or, given their vectors, is about in meaning."""
+    in any form or, given their vectors, is about in meaning (``near``: the cosine of a
+    word alone to a text that counts as about it)."""
     texts = answers[:PASSAGES_READ]
     present = {f for t in texts for w in _WORDS.findall(t.lower()) for f in _forms(w)}
     left = [
@@ -166,9 +168,7 @@ def uncovered(
         return left
     matrix = np.stack([np.asarray(v, dtype=np.float32) for v in answer_vectors[:PASSAGES_READ]])
     return [
-        w
-        for w in left
-        if w not in word_vectors or float(np.max(matrix @ word_vectors[w])) < SUBJECT_NEAR_PASSAGE
+        w for w in left if w not in word_vectors or float(np.max(matrix @ word_vectors[w])) < near
     ]
 
 
