@@ -12,12 +12,17 @@ says what kind of answer it wants, and what was found must give one:
   in", "meets in", "based at"); "Bike Cellar maintained by Hugo" says nothing of where
   Hugo lives;
 - **a number** for "how old / tall / big / far ...", in facts and passages alike;
+- **someone** for "who ...": the fact the answer leads with does not end in a year or a
+  number ("who founded the hub?" is not answered by "founded in 2019"); a passage must
+  speak of the doing asked about ("who looks after the laundry room?");
 - **the attribute itself** for "X's Y" ("Greta's phone number", "the events team's
-  budget"): Y's words must be in what answers, in some form (for passages, close in
-  meaning will do, as coverage.uncovered reads it).
+  budget"), and **the thing the answer is** for "what brand is ...", "which vet ...",
+  "how many decibels ...": its words must be in what answers, in some form (for
+  passages, close in meaning to the one quoted will do, ATTRIBUTE_NEAR). A fact
+  answers "which room ...?" by placing what the question names, whatever the room's
+  name, and any question naming the fact's relation ("which company supplied ...?").
 
-English questions only: the patterns read English. "Who ..." and "what ..." questions
-are not checked for a kind: their answers are names, and any name can be one.
+English questions only: the patterns read English.
 """
 
 from __future__ import annotations
