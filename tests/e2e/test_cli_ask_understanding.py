@@ -122,3 +122,10 @@ def test_a_question_about_a_vote_is_not_answered_by_a_page_on_its_topic(ask: Any
     (sauna,) = ask("when does the vote on the sauna close")
     assert sauna["intent"] == "query_proposals" and sauna["proposals"] == []
     assert sauna["documents"] == []  # the fitness room page gives the sauna's hours
+
+
+def test_a_misspelt_common_word_is_not_read_as_one_of_ours(ask: Any) -> None:
+    (pool,) = ask("swiming pool openning hours")
+    assert pool["question"] == "swiming pool openning hours"
+    assert "pending" not in pool["answer"]  # "openning" is two edits from the bot's "pending"
+    assert pool["answer"].startswith(NO_ANSWER) and pool["intent"] == "query_general_docs"

@@ -53,6 +53,14 @@ def test_real_words_and_far_words_stay() -> None:
     assert LEXICON.correct("garden") is None
     assert LEXICON.correct("zqxwv") is None  # nothing close
     assert LEXICON.correct("pls") is None  # conversation, not a typo
+    assert LEXICON.correct("treadmill") is None  # two common words run together
+    assert LEXICON.correct("soundproof") is None
+
+
+def test_a_long_typo_of_a_common_word_is_not_read_as_ours() -> None:
+    lexicon = Lexicon([*TEXTS, "Two proposals are pending"])
+    assert lexicon.correct("pendng") == "pending"  # one edit from ours
+    assert lexicon.correct("openning") is None  # two from "pending", one from "opening"
 
 
 def test_status_words_inside_the_topic_are_topic_words() -> None:

@@ -9,7 +9,9 @@ A word is corrected only when it is no word at all: not one of those, and not a
 word the local model's tokenizer knows whole (so "moon" or "dinosaurs" are never
 turned into something of ours; an off-topic question stays off-topic). The correction
 is the closest known word, at most one edit away (two for words of eight letters or
-more), and only when that closest word is unambiguous or clearly more frequent. The
+more, unless a common English word is one edit away: "openning" is not "pending"), and
+only when that closest word is unambiguous or clearly more frequent. Two common words
+run together ("treadmill") are a word. The
 answer says which words were read otherwise.
 """
 
@@ -40,6 +42,7 @@ from app.persistence.repositories.users import UserRepository
 MIN_LENGTH = 3  # shorter words have too many neighbours one edit away
 SHORT = 4  # a word shorter than this is corrected only by an added letter ("opn" -> "open")
 LONG = 8  # words this long may be two edits off
+COMPOUND_PART = 4  # "tread|mill": shorter parts ("props|als") make typos look like words
 REFRESH_SECONDS = 1800.0  # a stale word list only misses new words (read in ~1 s at 100k facts)
 CHUNK_LIMIT = 50_000
 ENTITY_LIMIT = 50_000
@@ -76,6 +79,25 @@ def _inflected(word: str) -> set[str]:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             found |= {word[: -len(suffix)] + s for s in stems}
     return found
+
+
+def _compound(word: str) -> bool:
+    """Two common English words run together: "treadmill", "soundproof" are words."""
+    words = _model_words()
+    return any(word[:i] in words and word[i:] in words for i in range(COMPOUND_PART, len(word) - 3))
+
+
+def _near_model_word(word: str) -> bool:
+    """Whether a common English word is one edit (a letter dropped, added, changed or
+    two swapped) from this one."""
+    words = _model_words()
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    edits = {a + b[1:] for a, b in splits if b}
+    edits |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    edits |= {a + c + b[1:] for a, b in splits if b for c in letters}
+    edits |= {a + c + b for a, b in splits for c in letters}
+    return bool((edits - {word}) & words)
 
 
 def _deletes(word: str) -> set[str]:
@@ -127,7 +149,9 @@ class Lexicon:
         return any(f in self.counts for f in forms)
 
     def known(self, word: str) -> bool:
-        return any(f in self.counts or f in _model_words() for f in _inflected(word))
+        return any(f in self.counts or f in _model_words() for f in _inflected(word)) or (
+            _compound(word)
+        )
 
     def correct(self, word: str) -> str | None:
         """The one known word this one is a misspelling of, or None."""
@@ -155,6 +179,8 @@ class Lexicon:
         if not scored:
             return None
         best = scored[0]
+        if best[0] > 1 and _near_model_word(low):
+            return None  # "openning" is "opening" misspelt, not our "pending"
         rivals = [s for s in scored[1:] if s[0] == best[0]]
         if rivals and -rivals[0][1] * 3 > -best[1]:
             return None  # two words as close and about as common: no guess
