@@ -129,3 +129,20 @@ def test_a_misspelt_common_word_is_not_read_as_one_of_ours(ask: Any) -> None:
     assert pool["question"] == "swiming pool openning hours"
     assert "pending" not in pool["answer"]  # "openning" is two edits from the bot's "pending"
     assert pool["answer"].startswith(NO_ANSWER) and pool["intent"] == "query_general_docs"
+
+
+def test_how_to_questions_go_to_the_manual_only_when_it_covers_them(ask: Any) -> None:
+    poll, vote, reminder, router, book = ask(
+        "how do I start a poll",
+        "how do I create a vote",
+        "how do I set a reminder on my phone",
+        "how do I reset my router",
+        "how do I book the event room",
+    )
+    assert poll["answer"].startswith("Create a new proposal or poll for the community")
+    assert vote["answer"].startswith("Create a new proposal or poll")  # not how to vote
+    assert reminder["answer"].startswith(NO_ANSWER)
+    assert "My command reference says nothing about “set” or “phone”." in reminder["answer"]
+    assert router["answer"].startswith(NO_ANSWER)  # the router's place is no procedure
+    assert "What I found does not say how to do it." in router["answer"]
+    assert "shared calendar" in book["answer"].lower()

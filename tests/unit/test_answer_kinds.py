@@ -64,3 +64,12 @@ def test_close_in_meaning_to_the_passage_counts_at_the_bar_given() -> None:
     ]
     assert uncovered(["spot"], [], words, passage, near=0.7) == ["spot"]
     assert uncovered(["phone", "committee"], ["Greta member of House Committee"], {}) == ["phone"]
+
+
+def test_a_command_is_named_by_its_slash_or_its_underscore() -> None:
+    from app.core.ask.help import _names_command
+
+    assert _names_command("what does /vote do", "vote")
+    assert not _names_command("how do I create a vote", "vote")
+    assert _names_command("what is my_votes for", "my_votes")
+    assert not _names_command("how do I change my vote", "my_vote")

@@ -65,6 +65,11 @@ class Gap:
             )
         if self.kind is not None:
             return tr(self.kind.unsaid)
+        if self.missing and source == "help":
+            return tr(
+                "My command reference says nothing about {words}.",
+                words=say.quoted(self.missing, tr),
+            )
         if self.missing and source == "facts":
             return tr(
                 "The facts I found say nothing about {words}.", words=say.quoted(self.missing, tr)
@@ -106,6 +111,8 @@ class AnswerChecks:
             missing = coverage.unmet_quantity(text, [h.content for h in passages])
         if not missing and route.source == "facts" and facts is not None and english:
             missing = _unnamed_in_facts(text, facts)
+        if not missing and route.source == "help" and english and entries:
+            missing = _help_left_out(asked, entries, tr)
         if missing or not english:
             return Gap(missing, [w for w in missing if w in named])
         if route.source == "facts" and facts is not None:
@@ -131,7 +138,7 @@ class AnswerChecks:
             return Gap(kind=kind)
         asked = [*answer_kinds.attribute_words(text), *answer_kinds.focus_words(text)]
         left = coverage.uncovered(list(dict.fromkeys(asked)), texts, {})
-        if kind is Kind.PERSON:
+        if kind is Kind.PERSON:  # the passage quoted speaks of the doing asked about
             left += coverage.uncovered(answer_kinds.doing_words(text), texts[:1], {})
         if left:  # close in meaning to the passage quoted will do ("spot" for parking)
             stored = await self.vectors.vectors(CHUNKS, [passages[0].chunk_id])
@@ -213,3 +220,12 @@ def _names_left_out(question: str, facts: AskResult | None, texts: list[str]) ->
         if len(words) > 1 and f" {' '.join(words)} " in asked:
             left += coverage.uncovered(words, texts, {})
     return list(dict.fromkeys(left))
+
+
+def _help_left_out(asked: list[str], entries: list[HelpEntry], tr: Translator) -> list[str]:
+    """The question's words the manual's best entries leave out, when they are half of
+    them or more: "how do I set a reminder on my phone?" is not about a proposal's
+    deadline, "how do I delete my account?" not about deleting a document."""
+    texts = [e.searchable(tr(e.usage), tr(e.text)) for e in entries]
+    left = coverage.uncovered(asked, texts, {})
+    return left if len(left) * 2 >= len(asked) else []

@@ -49,6 +49,7 @@ class Kind(Enum):
     PLACE = N_("What I found names no place.")
     NUMBER = N_("What I found gives no number.")
     PERSON = N_("What I found names no one.")
+    STEPS = N_("What I found does not say how to do it.")
 
     @property
     def unsaid(self) -> str:
@@ -61,6 +62,9 @@ _ASKS_TIME = re.compile(
 )
 _ASKS_PLACE = re.compile(
     r"^\s*(?:(?:and|so|but)\s+)?(?:where\b|in which (?:room|place|building)\b)", re.I
+)
+_HOW_TO = re.compile(
+    r"^\s*how (?:do|can|could|should|would|must) (?:i|we|you|one|members?)\b", re.I
 )
 _ASKS_PERSON = re.compile(r"^\s*(?:who|whom)\b", re.I)
 _WHO_DOES = re.compile(
@@ -179,7 +183,9 @@ def focus_words(question: str, which: bool = True) -> list[str]:
 
 def doing_words(question: str) -> list[str]:
     """What a "who" question asks someone does: "who looks after the laundry room?" ->
-    looks (a passage naming no one who looks after anything does not answer it)."""
+    looks (a passage naming no one who looks after anything does not answer it). A "how
+    do I" question's verb is not checked: pages word a task in many ways ("complaints",
+    "guests may train with a member")."""
     found = _WHO_DOES.match(question)
     word = found.group(1).lower() if found else ""
     return [word] if len(word) >= 3 and word not in _NOT_FOCUS else []
@@ -207,6 +213,8 @@ def facts_gap(question: str, result: AskResult) -> tuple[list[str], Kind | None]
     kind = asked_kind(question)
     if kind is not None and not facts_give(kind, found):
         return [], kind
+    if _HOW_TO.match(question) and not any(_relation_asked(question, p) for _, p, _ in found):
+        return [], Kind.STEPS  # "how do I reset the router?": where it is is no procedure
     texts = [" ".join(f) for f in found]
     left = uncovered(attribute_words(question), texts, {})
     if not left and found and not _relation_asked(question, found[0][1]):

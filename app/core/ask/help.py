@@ -113,7 +113,7 @@ class HelpIndex:
         scored = []
         for i, entry in enumerate(REFERENCE):
             shared = sum(index.weights.get(form, 0.0) for form in asked & index.forms[i])
-            named = 0.3 if re.search(rf"/?\b{entry.command}\b", question.casefold()) else 0.0
+            named = 0.3 if _names_command(question, entry.command) else 0.0
             words = 0.12 * min(shared, 3) if language == SOURCE_LANGUAGE else RARE_WORD * shared
             scored.append((float(similarity[i]) + words + named, i))
         scored.sort(reverse=True)
@@ -151,3 +151,10 @@ def _first_sentence(text: str) -> str:
     """The first sentence, without its full stop, starting in lower case."""
     sentence = re.split(r"(?<=[.!?。])\s", text, maxsplit=1)[0].rstrip(".!?。")
     return sentence[:1].lower() + sentence[1:]
+
+
+def _names_command(question: str, command: str) -> bool:
+    """The question names the command: "/vote", or "my_votes" written as a command; "how
+    do I change my vote?" and "how do I create a vote?" name none."""
+    pattern = rf"/?\b{command}\b" if "_" in command else rf"/{command}\b"
+    return bool(re.search(pattern, question.casefold()))

@@ -39,7 +39,7 @@ DOC_CLEAR = 0.5  # a passage clear enough to answer a rule question that names p
 DOC_SURE = 0.5  # a passage this close answers even without a word of the question
 FACT_STRONG = 0.5  # a fact that names the question's entity and relation
 FACT_NAMED = 0.4  # a fact about an entity the question names
-HELP_STRONG = 0.6  # the manual clearly covers a how-to question
+HELP_STRONG = 0.55  # the manual covers a how-to question (its words are checked after)
 
 # A question about how things work, as opposed to one asking for a list: "how is a
 # proposal approved?", "what's the quorum for a vote?", "can I cancel a proposal?".
