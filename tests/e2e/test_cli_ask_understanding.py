@@ -85,6 +85,9 @@ def test_something_found_of_the_wrong_kind_is_no_answer(ask: Any) -> None:
         "who looks after the laundry room": "says nothing about “looks”",
         # a name the graph knows, used in full, that the page found never mentions
         "what does the events team charge for the event room": "says nothing about “team”",
+        "who cleans the windows": "says nothing about “windows”",  # the kitchen rota does not
+        "what does the treasurer earn": "The facts I found say nothing about “earn”",
+        "how much does a new bike cost": "The facts I found say nothing about “cost”",
     }
     for out, (question, why) in zip(ask(*questions), questions.items(), strict=True):
         assert out["answer"].startswith(NO_ANSWER), question
@@ -93,6 +96,9 @@ def test_something_found_of_the_wrong_kind_is_no_answer(ask: Any) -> None:
 
 
 def test_the_kind_asked_for_is_answered_when_found(ask: Any) -> None:
+    kofi, hold = ask("what does kofi run", "what does the security officer hold")
+    assert kofi["answer"].startswith("Kofi runs Repair Café")
+    assert hold["answer"].startswith("Security Officer holds Master Keys")
     meet, founded, hall, chair, spot, hugo = ask(
         "when does the board meet",
         "when was the linden street hub founded",

@@ -138,8 +138,11 @@ class AnswerChecks:
             return Gap(kind=kind)
         asked = [*answer_kinds.attribute_words(text), *answer_kinds.focus_words(text)]
         left = coverage.uncovered(list(dict.fromkeys(asked)), texts, {})
-        if kind is Kind.PERSON:  # the passage quoted speaks of the doing asked about
+        if kind is Kind.PERSON:  # the passage quoted speaks of the doing asked about,
+            # and of what it is done to ("who cleans the windows?")
+            done_to = [w for phrase in coverage.named_phrases(text) for w in phrase]
             left += coverage.uncovered(answer_kinds.doing_words(text), texts[:1], {})
+            left += coverage.uncovered([w for w in done_to if w not in left], texts, {})
         if left:  # close in meaning to the passage quoted will do ("spot" for parking)
             stored = await self.vectors.vectors(CHUNKS, [passages[0].chunk_id])
             vectors = list(stored.values())

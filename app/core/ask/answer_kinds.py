@@ -33,7 +33,7 @@ from enum import Enum
 
 from app.core.ask.analysis import STOP_WORDS
 from app.core.ask.answers import shares_words
-from app.core.ask.coverage import uncovered
+from app.core.ask.coverage import named_phrases, uncovered, unmet_quantity
 from app.core.graph.graph_results import AskResult
 from app.core.graph.proposal_facts import is_proposal_source
 from app.domain.messages import N_
@@ -66,6 +66,9 @@ _ASKS_PLACE = re.compile(
 _HOW_TO = re.compile(
     r"^\s*how (?:do|can|could|should|would|must) (?:i|we|you|one|members?)\b", re.I
 )
+_WHAT_DOES = re.compile(r"^\s*what (?:does|do|did) .+ ([a-z]+)\W*$", re.I)
+# Verbs of any doing: "what does Farid do?", "what do they have?" ask for any fact.
+_ANY_VERB = frozenset("do does did have has had get make go use".split())
 _ASKS_PERSON = re.compile(r"^\s*(?:who|whom)\b", re.I)
 _WHO_DOES = re.compile(
     r"^\s*who(?:['’]s| is| are| will| would| can| should| could| does| do| has| did)?\s+([a-z]+)",
@@ -194,6 +197,8 @@ def doing_words(question: str) -> list[str]:
 def asked_words(question: str) -> list[str]:
     """Every word the checks here may look up in meaning (embedded with the question)."""
     words = [*attribute_words(question), *focus_words(question), *doing_words(question)]
+    if _ASKS_PERSON.match(question):
+        words += [w for phrase in named_phrases(question) for w in phrase]
     return list(dict.fromkeys(words))
 
 
@@ -216,13 +221,22 @@ def facts_gap(question: str, result: AskResult) -> tuple[list[str], Kind | None]
     if _HOW_TO.match(question) and not any(_relation_asked(question, p) for _, p, _ in found):
         return [], Kind.STEPS  # "how do I reset the router?": where it is is no procedure
     texts = [" ".join(f) for f in found]
-    left = uncovered(attribute_words(question), texts, {})
+    left = unmet_quantity(question, texts)  # "how much does a new bike cost?"
+    left = left or uncovered([*attribute_words(question), *_done(question)], texts, {})
     if not left and found and not _relation_asked(question, found[0][1]):
         # "what model is our wifi router?": the router's place is no model; "in which room
         # is the library corner?" is answered by where the corner is, whatever its name
         which = not any(_places_named(question, fact) for fact in found)
         left = uncovered(focus_words(question, which=which), texts, {})
     return left, None
+
+
+def _done(question: str) -> list[str]:
+    """What "what does the treasurer earn?" asks its subject does: its last word, when
+    that is a verb of its own ("what does Farid do?" asks for anything he does)."""
+    found = _WHAT_DOES.match(question)
+    word = found.group(1).lower() if found else ""
+    return [word] if len(word) >= 3 and word not in _NOT_FOCUS | _ANY_VERB else []
 
 
 def _places_named(question: str, fact: tuple[str, str, str]) -> bool:
