@@ -152,3 +152,11 @@ def test_how_to_questions_go_to_the_manual_only_when_it_covers_them(ask: Any) ->
     assert router["answer"].startswith(NO_ANSWER)  # the router's place is no procedure
     assert "What I found does not say how to do it." in router["answer"]
     assert "shared calendar" in book["answer"].lower()
+
+
+def test_a_topic_is_found_by_its_family_and_its_meaning(ask: Any) -> None:
+    """ "elections" is not "electric" (a stem goes on with a suffix or a word of its own);
+    a cinema is the outdoor movie nights by meaning."""
+    elections, cinema = ask("proposals about elections", "proposals about a cinema")
+    assert not {1, 56, 57} & set(elections["proposals"])  # electric bike, cars, electricity
+    assert 25 in cinema["proposals"]

@@ -28,6 +28,7 @@ from app.core.ask.analysis import STOP_WORDS
 from app.core.ask.categories import Categories, on_label
 from app.core.ask.chatter import CHATTER
 from app.core.ask.models import DEADLINE, AskFilters
+from app.core.ask.spelling import COMPOUND_PART, model_words
 from app.core.ask.stemming import forms as language_forms
 from app.core.ask.topic_phrase import is_bot_word
 from app.core.ask.topics import Expansion, Vocabulary
@@ -140,8 +141,25 @@ class _Words:
         shared = _forms(term, self.language) & self.forms
         if any(len(f) > 3 or f == term or f in self.words for f in shared):
             return True
-        stem = _stem(term, self.language)  # "fund" finds "fundraising"
-        return len(stem) > MIN_STEM and any(w.startswith(stem) for w in self.words)
+        stem = _stem(term, self.language)  # "fund" finds "fundraising", not "elect" "electric"
+        return len(stem) > MIN_STEM and any(
+            w.startswith(stem) and _continues(w[len(stem) :], self.language) for w in self.words
+        )
+
+
+# What may follow a stem in a word of the same family ("elect|ion", "fund|raising").
+_SUFFIXES = frozenset(
+    "s es ed d ing er ers or ors ion ions ation ations ment ments al ally ly ity ness able "
+    "ful".split()
+)
+
+
+def _continues(rest: str, language: str) -> bool:
+    """Whether a word that starts with a stem goes on as its family does: a suffix, or a
+    word of its own (a compound); any ending in a language without an English list."""
+    if language != "en" or not rest:
+        return True
+    return rest in _SUFFIXES or (len(rest) >= COMPOUND_PART and rest in model_words())
 
 
 def _coverage(terms: Sequence[str], proposal: Proposal, language: str = "en") -> tuple[float, bool]:

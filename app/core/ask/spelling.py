@@ -65,7 +65,7 @@ class Fix:
 
 
 @lru_cache(maxsize=1)
-def _model_words() -> frozenset[str]:
+def model_words() -> frozenset[str]:
     """Whole lower-case words of the bundled tokenizer's vocabulary: common English."""
     path = resources.files("app.services") / "assets" / "minilm" / "tokenizer.json"
     vocab = json.loads(path.read_text(encoding="utf-8"))["model"]["vocab"]
@@ -83,14 +83,14 @@ def _inflected(word: str) -> set[str]:
 
 def _compound(word: str) -> bool:
     """Two common English words run together: "treadmill", "soundproof" are words."""
-    words = _model_words()
+    words = model_words()
     return any(word[:i] in words and word[i:] in words for i in range(COMPOUND_PART, len(word) - 3))
 
 
 def _near_model_word(word: str) -> bool:
     """Whether a common English word is one edit (a letter dropped, added, changed or
     two swapped) from this one."""
-    words = _model_words()
+    words = model_words()
     letters = "abcdefghijklmnopqrstuvwxyz"
     splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
     edits = {a + b[1:] for a, b in splits if b}
@@ -149,7 +149,7 @@ class Lexicon:
         return any(f in self.counts for f in forms)
 
     def known(self, word: str) -> bool:
-        return any(f in self.counts or f in _model_words() for f in _inflected(word)) or (
+        return any(f in self.counts or f in model_words() for f in _inflected(word)) or (
             _compound(word)
         )
 
@@ -201,7 +201,7 @@ class Speller:
         unknown = [
             m for m in _WORD.finditer(text)
             if len(m.group(0)) >= MIN_LENGTH and m.group(0).isalpha()
-            and m.group(0).lower() not in _model_words()
+            and m.group(0).lower() not in model_words()
         ]  # fmt: skip
         if not unknown:
             return text, []
