@@ -27,6 +27,7 @@ def test_facts_give_a_time_a_place_a_number_or_someone() -> None:
     assert not kinds.facts_give(Kind.TIME, [("Green Committee", "meets in", "Room 3")])
     assert kinds.facts_give(Kind.TIME, [("Hub", "founded in", "2019")])
     assert kinds.facts_give(Kind.PLACE, [("Board", "meets in", "Main Hall")])
+    assert not kinds.facts_give(Kind.PLACE, meets)  # on a Monday is no place
     assert not kinds.facts_give(Kind.PLACE, [("Bike Cellar", "maintained by", "Hugo")])
     assert kinds.facts_give(Kind.NUMBER, [("Hub", "founded in", "2019")])
     assert not kinds.facts_give(Kind.NUMBER, [("Bob", "is", "Treasurer")])

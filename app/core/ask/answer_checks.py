@@ -136,13 +136,17 @@ class AnswerChecks:
         texts = [h.content for h in passages[: coverage.PASSAGES_READ]]
         if kind is not None and not answer_kinds.passages_give(kind, texts):
             return Gap(kind=kind)
+        # the document quoted (its passages found) gives what is asked: "the phone number
+        # for reception" is not in the keys page because the noise page mentions phones
+        quoted = [h.content for h in passages[: coverage.PASSAGES_READ]
+                  if h.document_id == passages[0].document_id]  # fmt: skip
         asked = [*answer_kinds.attribute_words(text), *answer_kinds.focus_words(text)]
-        left = coverage.uncovered(list(dict.fromkeys(asked)), texts, {})
+        left = coverage.uncovered(list(dict.fromkeys(asked)), quoted, {})
         if kind is Kind.PERSON:  # the passage quoted speaks of the doing asked about,
             # and of what it is done to ("who cleans the windows?")
             done_to = [w for phrase in coverage.named_phrases(text) for w in phrase]
             left += coverage.uncovered(answer_kinds.doing_words(text), texts[:1], {})
-            left += coverage.uncovered([w for w in done_to if w not in left], texts, {})
+            left += coverage.uncovered([w for w in done_to if w not in left], quoted, {})
         if left:  # close in meaning to the passage quoted will do ("spot" for parking)
             stored = await self.vectors.vectors(CHUNKS, [passages[0].chunk_id])
             vectors = list(stored.values())

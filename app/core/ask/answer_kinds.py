@@ -142,8 +142,10 @@ def asked_kind(question: str) -> Kind | None:
 
 def facts_give(kind: Kind, facts: Sequence[tuple[str, str, str]]) -> bool:
     """Whether some (subject, predicate, object) gives an answer of the kind."""
-    if kind is Kind.PLACE:
-        return any(_PLACING & set(_WORD.findall(p.lower())) for _, p, _ in facts)
+    if kind is Kind.PLACE:  # "meets on first Monday of the month" places nothing
+        return any(
+            _PLACING & set(_WORD.findall(p.lower())) and not _TIME.search(o) for _, p, o in facts
+        )
     if kind is Kind.PERSON:  # "who founded the hub?" is not answered by "founded in 2019"
         return any(
             _WORD.search(o.lower()) and not _TIME.fullmatch(o.strip()) for _, _, o in facts[:1]
