@@ -159,8 +159,11 @@ def test_how_to_questions_go_to_the_manual_only_when_it_covers_them(ask: Any) ->
 def test_a_topic_is_found_by_its_family_and_its_meaning(ask: Any) -> None:
     """ "elections" is not "electric" (a stem goes on with a suffix or a word of its own);
     a cinema is the outdoor movie nights by meaning."""
-    elections, cinema = ask("proposals about elections", "proposals about a cinema")
+    elections, cinema, beer = ask(
+        "proposals about elections", "proposals about a cinema", "proposals about beer"
+    )
     assert not {1, 56, 57} & set(elections["proposals"])  # electric bike, cars, electricity
+    assert beer["proposals"] == []  # "drinks" at the pizza party is near "beer", the party not
     assert 25 in cinema["proposals"]
 
 

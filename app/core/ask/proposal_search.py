@@ -55,7 +55,7 @@ SEMANTIC_FLOOR_PHRASE = 0.45
 # together are strong: a loose word in a proposal about something else is not enough.
 TOPIC_SURE = 0.6
 TOPIC_NEAR_MEANING = 0.2
-TOPIC_SUM = 0.9
+TOPIC_SUM = 0.95
 LABEL_EXAMPLE = 0.5  # the score of a proposal that names an example of the category
 EXAMPLE_IN_PASSING = 0.25  # closeness to the label that an example in the text needs
 # When no proposal contains a word of the topic (nor a near-synonym, nor an example of
