@@ -13,6 +13,7 @@ if both went through the same function.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -51,11 +52,20 @@ MAX_NGRAM = 5
 
 
 def normalize(text: str) -> str:
-    """The lookup form: casefolded, underscores as spaces, one space between words.
+    """The lookup form: casefolded, underscores as spaces, one space between words,
+    accents dropped.
 
-    "Nobel_Prize", "nobel prize" and "  NOBEL   Prize " are the same entity.
+    "Nobel_Prize", "nobel prize" and "  NOBEL   Prize " are the same entity; so are
+    "Repair Café" and "repair cafe", as members type it. Migration 0010 applies the
+    same folding to the stored facts (keep the two in step).
     """
-    return " ".join(text.replace("_", " ").split()).casefold()
+    folded = " ".join(text.replace("_", " ").split()).casefold()
+    return folded if folded.isascii() else without_accents(folded)
+
+
+def without_accents(text: str) -> str:
+    """The text with its combining marks dropped: "café" -> "cafe", "ё" -> "е"."""
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
 
 
 def word_forms(word: str) -> frozenset[str]:

@@ -171,3 +171,9 @@ def test_who_is_asks_for_no_proposer(ask: Any) -> None:
     cleaner, pizza = ask("who is the cleaner", "who proposed the pizza party")
     assert "was proposed by" not in cleaner["answer"]
     assert pizza["answer"].startswith("“Friday pizza party for new members” (#14) was proposed by")
+
+
+def test_a_name_is_found_without_its_accents(ask: Any) -> None:
+    cafe, runs = ask("what is the repair cafe", "who runs the repair cafe")
+    assert cafe["intent"] == "query_facts" and "Repair Café" in cafe["answer"]
+    assert runs["answer"].startswith("Kofi runs Repair Café")

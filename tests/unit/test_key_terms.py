@@ -60,6 +60,12 @@ EINSTEIN = [
 ]
 
 
+def test_normalize_drops_accents_as_members_type_without_them() -> None:
+    assert normalize("Repair Café") == normalize("repair cafe") == "repair cafe"
+    assert normalize("Zoë  Müller") == "zoe muller"
+    assert normalize("Сергей") == normalize("Сергеи")  # й and и meet, as ё and е do
+
+
 def test_normalize_is_case_space_and_underscore_insensitive() -> None:
     assert normalize("  Nobel_Prize ") == normalize("nobel   PRIZE") == "nobel prize"
     assert normalize("STRASSE") == normalize("straße")  # casefold, not lower

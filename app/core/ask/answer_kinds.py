@@ -33,6 +33,7 @@ from enum import Enum
 
 from app.core.ask.analysis import STOP_WORDS
 from app.core.ask.answers import shares_words
+from app.core.ask.chatter import CHATTER
 from app.core.ask.coverage import named_phrases, uncovered, unmet_quantity
 from app.core.graph.graph_results import AskResult
 from app.core.graph.proposal_facts import is_proposal_source
@@ -118,7 +119,7 @@ _FUNCTION = frozenset(
     those it its they them their we us our you your i me my he she his her him there here
     any some all each every other one ones many much more most such""".split()
 )
-_NOT_FOCUS = _FUNCTION | frozenset(
+_NOT_FOCUS = _FUNCTION | CHATTER | frozenset(
     """name names kind type sort way ways thing things best rule rules policy policies info
     information details time times day days date dates hour hours year years week weeks
     month months happens happen difference point reason procedure process steps each every

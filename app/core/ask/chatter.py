@@ -18,6 +18,6 @@ CHATTER = frozenset(
     wouldn't theres there's whats what's whos who's hows how's wanna gonna gotta kinda
     sorta maybe perhaps actually basically honestly literally probably possibly
     remember reminded recall heard hear hearing saw seen noticed mentioned lol btw fyi
-    oh ok okay yeah yep nope well anyway anyways though although like exactly
+    oh ok okay yeah yep nope well anyway anyways though although like exactly ppl pple
     """.split()
 )

@@ -209,9 +209,10 @@ def _prepare(lines: list[str], first_line: int, source: str, dialect: str) -> Pr
             s, o, confidence = fact.subject, fact.object, fact.confidence
             predicate = (fact.predicate, normalize(fact.predicate))
         p, pn = predicate
-        # Already single-spaced: normalize() is casefold() unless there are underscores.
-        sn = normalize(s) if "_" in s else s.casefold()
-        on = normalize(o) if "_" in o else o.casefold()
+        # Already single-spaced: normalize() is casefold() unless there are underscores
+        # or accents to fold.
+        sn = normalize(s) if "_" in s or not s.isascii() else s.casefold()
+        on = normalize(o) if "_" in o or not o.isascii() else o.casefold()
         rows[sn, pn, on] = (s, p, o, sn, pn, on, confidence, source)
     out.count = len(rows)
     out.payloads = pack([rows[key] for key in sorted(rows)], dialect)
