@@ -38,7 +38,9 @@ TUNING = {"intent": 0.95, "f1": 0.90, "documents": 0.90, "facts": 0.75, "no_answ
 # worded close to those that it does answer (probes_positive). Used for tuning; the floors
 # are the levels reached, so that no change makes them worse. Their intent labels are the
 # testers' own (looser than the gold set's) and are reported, not enforced.
-PROBES = {"f1": 0.93, "documents": 0.84, "facts": 0.8, "no_answer": 0.85}
+# The third set (phone-style: keyword queries, chatty messages, typos) is the hardest:
+# its document questions are found 70% of the time, against 85% for the first two.
+PROBES = {"f1": 0.94, "documents": 0.79, "facts": 0.85, "no_answer": 0.84}
 
 
 def f1(expected: set[int], got: set[int]) -> float:
@@ -174,7 +176,7 @@ def _same_time(got: str | None, expected: str | None) -> bool:
 def test_probe_sets(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
     probes = _load("probes_noanswer.jsonl") + _load("probes_positive.jsonl")
     held_out = {q["question"].lower() for q in _load("gold_heldout.jsonl")}
-    assert len(probes) >= 300 and not {q["question"].lower() for q in probes} & held_out
+    assert len(probes) >= 490 and not {q["question"].lower() for q in probes} & held_out
     assert main(["seed", str(HERE / "fixture.json")]) == 0
     capsys.readouterr()
     report = _run(env, capsys, probes)
