@@ -40,7 +40,7 @@ TUNING = {"intent": 0.95, "f1": 0.90, "documents": 0.90, "facts": 0.75, "no_answ
 # testers' own (looser than the gold set's) and are reported, not enforced.
 # The third set (phone-style: keyword queries, chatty messages, typos) is the hardest:
 # its document questions are found 70% of the time, against 85% for the first two.
-PROBES = {"f1": 0.94, "documents": 0.79, "facts": 0.85, "no_answer": 0.84}
+PROBES = {"f1": 0.93, "documents": 0.81, "facts": 0.85, "no_answer": 0.83}
 
 
 def f1(expected: set[int], got: set[int]) -> float:

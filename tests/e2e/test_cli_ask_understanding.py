@@ -177,3 +177,15 @@ def test_a_name_is_found_without_its_accents(ask: Any) -> None:
     cafe, runs = ask("what is the repair cafe", "who runs the repair cafe")
     assert cafe["intent"] == "query_facts" and "Repair Café" in cafe["answer"]
     assert runs["answer"].startswith("Kofi runs Repair Café")
+
+
+def test_phone_style_questions(ask: Any) -> None:
+    """Abbreviations are read as their words, and the people a member mentions ("my
+    brother") are who the question is for, not what it is about."""
+    sauna, wifi, brother = ask(
+        "sauna hrs", "guest wifi pw", "my brother is coming by car on saturday, where can he park?"
+    )
+    assert sauna["answer"].startswith("According to “Fitness room”")
+    assert "I read “hrs” as “hours”." in sauna["answer"]
+    assert wifi["answer"].startswith("According to “Guest wifi”")
+    assert brother["answer"].startswith("According to “Parking policy”")

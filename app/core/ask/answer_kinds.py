@@ -119,12 +119,16 @@ _FUNCTION = frozenset(
     those it its they them their we us our you your i me my he she his her him there here
     any some all each every other one ones many much more most such""".split()
 )
-_NOT_FOCUS = _FUNCTION | CHATTER | frozenset(
-    """name names kind type sort way ways thing things best rule rules policy policies info
+_NOT_FOCUS = (
+    _FUNCTION
+    | CHATTER
+    | frozenset(
+        """name names kind type sort way ways thing things best rule rules policy policies info
     information details time times day days date dates hour hours year years week weeks
     month months happens happen difference point reason procedure process steps each every
     all some any other role roles job jobs position title function proposal proposals poll
     polls vote votes one ones""".split()
+    )
 )
 
 

@@ -86,6 +86,16 @@ QUANTITY = {
 }
 
 
+# The people in a member's life ("my brother is coming by car"): who the question is
+# for, not what it is about; the pages speak of them as guests and visitors.
+CIRCLE = frozenset(
+    """brother brothers sister sisters mum mom mother dad father parents friend friends
+    cousin cousins partner wife husband boyfriend girlfriend kid kids child children son
+    daughter colleague colleagues neighbour neighbours neighbor neighbors family relatives
+    aunt uncle grandma grandpa grandparents baby flatmate roommate housemate""".split()
+)
+
+
 def keyword_query(question: str) -> bool:
     """A few words with no question around them: "kitchen robot", "sauna rules"."""
     words = _WORDS.findall(question.lower())
@@ -104,7 +114,7 @@ def subjects(question: str, lexicon: Lexicon) -> list[str]:
 def content_words(question: str, already: Sequence[str] = ()) -> list[str]:
     """The words the question asks about, besides the ``already`` named ones: every word
     that is no stop word, no conversation and no frame ("dogs", "eat")."""
-    skip = {*STOP_WORDS, *CHATTER, *GENERIC, *FRAME, *already}
+    skip = {*STOP_WORDS, *CHATTER, *GENERIC, *FRAME, *CIRCLE, *already}
     words = [w for w in _WORDS.findall(question.lower()) if w not in skip]
     return list(dict.fromkeys(words))[:CONTENT_WORDS]
 
@@ -142,7 +152,8 @@ def foreign_subjects(question: str, lexicon: Lexicon) -> list[str]:
                 continue
             if word in STOP_WORDS or lexicon.contains(word):
                 break
-            found.append(word)
+            if word not in CIRCLE:
+                found.append(word)
     return list(dict.fromkeys(found))
 
 

@@ -55,6 +55,12 @@ BOT_WORDS = (
     "guidelines facts graph"
 ).split()
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
+# What members type for a word on a phone: read as the word ("sauna hrs", "wifi pw").
+ABBREVIATIONS = {
+    "hrs": "hours", "hr": "hour", "mins": "minutes", "pw": "password", "pwd": "password",
+    "ppl": "people", "tmrw": "tomorrow", "tmr": "tomorrow", "wknd": "weekend",
+    "bday": "birthday", "msg": "message", "mtg": "meeting", "thru": "through",
+}  # fmt: skip
 _LETTERS = re.compile(r"[a-z]{3,}")
 
 
@@ -200,8 +206,9 @@ class Speller:
         """The question with its typos corrected, and the corrections made."""
         unknown = [
             m for m in _WORD.finditer(text)
-            if len(m.group(0)) >= MIN_LENGTH and m.group(0).isalpha()
-            and m.group(0).lower() not in model_words()
+            if m.group(0).lower() in ABBREVIATIONS
+            or (len(m.group(0)) >= MIN_LENGTH and m.group(0).isalpha()
+                and m.group(0).lower() not in model_words())
         ]  # fmt: skip
         if not unknown:
             return text, []
@@ -209,7 +216,8 @@ class Speller:
         fixes: list[Fix] = []
         out, last = [], 0
         for match in unknown:
-            word = lexicon.correct(match.group(0))
+            low = match.group(0).lower()
+            word = ABBREVIATIONS.get(low) or lexicon.correct(match.group(0))
             if word is None:
                 continue
             if match.group(0)[:1].isupper():
