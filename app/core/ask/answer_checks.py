@@ -83,7 +83,8 @@ class Gap:
 
 
 class AnswerChecks:
-    """The checks, with the passages' stored vectors read from the index when needed."""
+    """The checks, with the quoted passage's stored vector read from the index (once)
+    when one needs it."""
 
     def __init__(self, vectors: VectorDBService) -> None:
         self.vectors = vectors
@@ -103,10 +104,11 @@ class AnswerChecks:
         """What the route's source leaves out (``named``: the question's subject words,
         ``asked``: its content words; both embedded in ``word_vectors``)."""
         passages, facts = found.passages, found.facts
-        missing = await self._uncovered(route, passages, facts, entries, named, word_vectors, tr)
+        quoted = _QuotedVector(self.vectors, passages)
+        missing = await _uncovered(route, passages, facts, entries, named, word_vectors, tr, quoted)
         documents = route.source == "documents"
         if not missing and documents and found.doc_strength < routing.DOC_SURE:
-            missing = await self._loose(passages, asked, word_vectors)
+            missing = await _loose(passages, asked, word_vectors, quoted)
         if not missing and documents and english:
             missing = coverage.unmet_quantity(text, [h.content for h in passages])
         if not missing and route.source == "facts" and facts is not None and english:
@@ -123,77 +125,97 @@ class AnswerChecks:
             left_out = _names_left_out(text, facts, texts)
             if left_out:
                 return Gap(left_out)
-            return await self._passages_gap(text, passages, word_vectors)
+            return await _passages_gap(text, passages, word_vectors, quoted)
         return Gap()
 
-    async def _passages_gap(
-        self, text: str, passages: list[DocumentHit], word_vectors: dict[str, np.ndarray]
-    ) -> Gap:
-        """A number asked for and none given; the attribute or the thing the answer is
-        ("what brand ...?") not in the passages, nor close in meaning to the one quoted;
-        for "who does ...", the doing not in the passage quoted."""
-        kind = answer_kinds.asked_kind(text)
-        texts = [h.content for h in passages[: coverage.PASSAGES_READ]]
-        if kind is not None and not answer_kinds.passages_give(kind, texts):
-            return Gap(kind=kind)
-        # the document quoted (its passages found) gives what is asked: "the phone number
-        # for reception" is not in the keys page because the noise page mentions phones
-        quoted = [h.content for h in passages[: coverage.PASSAGES_READ]
-                  if h.document_id == passages[0].document_id]  # fmt: skip
-        asked = [*answer_kinds.attribute_words(text), *answer_kinds.focus_words(text)]
-        left = coverage.uncovered(list(dict.fromkeys(asked)), quoted, {})
-        if kind is Kind.PERSON:  # the passage quoted speaks of the doing asked about,
-            # and of what it is done to ("who cleans the windows?")
-            done_to = [w for phrase in coverage.named_phrases(text) for w in phrase]
-            left += coverage.uncovered(answer_kinds.doing_words(text), texts[:1], {})
-            left += coverage.uncovered([w for w in done_to if w not in left], quoted, {})
-        if left:  # close in meaning to the passage quoted will do ("spot" for parking)
-            stored = await self.vectors.vectors(CHUNKS, [passages[0].chunk_id])
-            vectors = list(stored.values())
-            left = coverage.uncovered(left, texts[:1], word_vectors, vectors, near=ATTRIBUTE_NEAR)
-        return Gap(left)
 
-    async def _uncovered(
-        self,
-        route: routing.Route,
-        passages: list[DocumentHit],
-        facts: AskResult | None,
-        entries: list[HelpEntry],
-        named: list[str],
-        word_vectors: dict[str, np.ndarray],
-        tr: Translator,
-    ) -> list[str]:
-        """What the question names that what would answer it is not about ("my boat"
-        near the parking policy); passages are compared in meaning too (coverage)."""
-        if not named:
-            return []
-        vectors: list[np.ndarray] = []
-        if route.source == "documents":
-            answers = [h.content for h in passages]
-            # in meaning, the passage that answers: the one the answer quotes
-            stored = await self.vectors.vectors(CHUNKS, [h.chunk_id for h in passages[:1]])
-            vectors = list(stored.values())
-        elif route.source == "facts" and facts is not None:
-            answers = [f"{s.fact.subject} {s.fact.predicate} {s.fact.object}"
-                       for s in facts.relevant_facts]  # fmt: skip
-        elif route.source == "help":
-            answers = [e.searchable(tr(e.usage), tr(e.text)) for e in entries]
-        else:
-            return []
-        return coverage.uncovered(named, answers, word_vectors, vectors) if answers else []
+class _QuotedVector:
+    """The vector of the passage an answer would quote, read from the index once per
+    question, when a check first needs it."""
 
-    async def _loose(
-        self, passages: list[DocumentHit], asked: list[str], word_vectors: dict[str, np.ndarray]
-    ) -> list[str]:
-        """The words of the question a loosely matching passage says nothing about, when
-        the rest of the question pulls away from it (coverage.off_passage)."""
-        if not asked or not passages:
-            return []
-        stored = await self.vectors.vectors(CHUNKS, [passages[0].chunk_id])
-        return coverage.off_passage(
-            asked, [h.content for h in passages], word_vectors, list(stored.values()),
-            passages[0].similarity,
-        )  # fmt: skip
+    def __init__(self, vectors: VectorDBService, passages: list[DocumentHit]) -> None:
+        self._vectors, self._passages = vectors, passages
+        self._value: list[np.ndarray] | None = None
+
+    async def get(self) -> list[np.ndarray]:
+        if self._value is None:
+            ids = [h.chunk_id for h in self._passages[:1]]
+            self._value = list((await self._vectors.vectors(CHUNKS, ids)).values()) if ids else []
+        return self._value
+
+
+async def _passages_gap(
+    text: str,
+    passages: list[DocumentHit],
+    word_vectors: dict[str, np.ndarray],
+    quoted: _QuotedVector,
+) -> Gap:
+    """A number asked for and none given; the attribute or the thing the answer is
+    ("what brand ...?") not in the passages, nor close in meaning to the one quoted;
+    for "who does ...", the doing not in the passage quoted."""
+    kind = answer_kinds.asked_kind(text)
+    texts = [h.content for h in passages[: coverage.PASSAGES_READ]]
+    if kind is not None and not answer_kinds.passages_give(kind, texts):
+        return Gap(kind=kind)
+    # the document quoted (its passages found) gives what is asked: "the phone number
+    # for reception" is not in the keys page because the noise page mentions phones
+    same_page = [h.content for h in passages[: coverage.PASSAGES_READ]
+                 if h.document_id == passages[0].document_id]  # fmt: skip
+    asked = [*answer_kinds.attribute_words(text), *answer_kinds.focus_words(text)]
+    left = coverage.uncovered(list(dict.fromkeys(asked)), same_page, {})
+    if kind is Kind.PERSON:  # the passage quoted speaks of the doing asked about,
+        # and of what it is done to ("who cleans the windows?")
+        done_to = [w for phrase in coverage.named_phrases(text) for w in phrase]
+        left += coverage.uncovered(answer_kinds.doing_words(text), texts[:1], {})
+        left += coverage.uncovered([w for w in done_to if w not in left], same_page, {})
+    if left:  # close in meaning to the passage quoted will do ("spot" for parking)
+        vectors = await quoted.get()
+        left = coverage.uncovered(left, texts[:1], word_vectors, vectors, near=ATTRIBUTE_NEAR)
+    return Gap(left)
+
+
+async def _uncovered(
+    route: routing.Route,
+    passages: list[DocumentHit],
+    facts: AskResult | None,
+    entries: list[HelpEntry],
+    named: list[str],
+    word_vectors: dict[str, np.ndarray],
+    tr: Translator,
+    quoted: _QuotedVector,
+) -> list[str]:
+    """What the question names that what would answer it is not about ("my boat"
+    near the parking policy); passages are compared in meaning too (coverage)."""
+    if not named:
+        return []
+    vectors: list[np.ndarray] = []
+    if route.source == "documents":
+        answers = [h.content for h in passages]
+        vectors = await quoted.get()  # in meaning, the passage the answer quotes
+    elif route.source == "facts" and facts is not None:
+        answers = [f"{s.fact.subject} {s.fact.predicate} {s.fact.object}"
+                   for s in facts.relevant_facts]  # fmt: skip
+    elif route.source == "help":
+        answers = [e.searchable(tr(e.usage), tr(e.text)) for e in entries]
+    else:
+        return []
+    return coverage.uncovered(named, answers, word_vectors, vectors) if answers else []
+
+
+async def _loose(
+    passages: list[DocumentHit],
+    asked: list[str],
+    word_vectors: dict[str, np.ndarray],
+    quoted: _QuotedVector,
+) -> list[str]:
+    """The words of the question a loosely matching passage says nothing about, when
+    the rest of the question pulls away from it (coverage.off_passage)."""
+    if not asked or not passages:
+        return []
+    return coverage.off_passage(
+        asked, [h.content for h in passages], word_vectors, await quoted.get(),
+        passages[0].similarity,
+    )  # fmt: skip
 
 
 def _unnamed_in_facts(question: str, facts: AskResult) -> list[str]:
