@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from enum import Enum
 
-from app.core.ask.analysis import STOP_WORDS
+from app.core.ask.analysis import HOW_TO, STOP_WORDS
 from app.core.ask.answers import shares_words
 from app.core.ask.chatter import CHATTER
 from app.core.ask.coverage import named_phrases, uncovered, unmet_quantity
@@ -63,9 +63,6 @@ _ASKS_TIME = re.compile(
 )
 _ASKS_PLACE = re.compile(
     r"^\s*(?:(?:and|so|but)\s+)?(?:where\b|in which (?:room|place|building)\b)", re.I
-)
-_HOW_TO = re.compile(
-    r"^\s*how (?:do|can|could|should|would|must) (?:i|we|you|one|members?)\b", re.I
 )
 _WHAT_DOES = re.compile(r"^\s*what (?:does|do|did) .+ ([a-z]+)\W*$", re.I)
 # Verbs of any doing: "what does Farid do?", "what do they have?" ask for any fact.
@@ -196,9 +193,7 @@ def doing_words(question: str) -> list[str]:
     looks (a passage naming no one who looks after anything does not answer it). A "how
     do I" question's verb is not checked: pages word a task in many ways ("complaints",
     "guests may train with a member")."""
-    found = _WHO_DOES.match(question)
-    word = found.group(1).lower() if found else ""
-    return [word] if len(word) >= 3 and word not in _NOT_FOCUS else []
+    return _verb(_WHO_DOES.match(question), _NOT_FOCUS)
 
 
 def asked_words(question: str) -> list[str]:
@@ -225,7 +220,7 @@ def facts_gap(question: str, result: AskResult) -> tuple[list[str], Kind | None]
     kind = asked_kind(question)
     if kind is not None and not facts_give(kind, found):
         return [], kind
-    if _HOW_TO.match(question) and not any(_relation_asked(question, p) for _, p, _ in found):
+    if HOW_TO.match(question) and not any(_relation_asked(question, p) for _, p, _ in found):
         return [], Kind.STEPS  # "how do I reset the router?": where it is is no procedure
     texts = [" ".join(f) for f in found]
     left = unmet_quantity(question, texts)  # "how much does a new bike cost?"
@@ -241,9 +236,13 @@ def facts_gap(question: str, result: AskResult) -> tuple[list[str], Kind | None]
 def _done(question: str) -> list[str]:
     """What "what does the treasurer earn?" asks its subject does: its last word, when
     that is a verb of its own ("what does Farid do?" asks for anything he does)."""
-    found = _WHAT_DOES.match(question)
+    return _verb(_WHAT_DOES.match(question), _NOT_FOCUS | _ANY_VERB)
+
+
+def _verb(found: re.Match[str] | None, skip: frozenset[str]) -> list[str]:
+    """The verb a pattern caught, unless it is too short or one of ``skip``."""
     word = found.group(1).lower() if found else ""
-    return [word] if len(word) >= 3 and word not in _NOT_FOCUS | _ANY_VERB else []
+    return [word] if len(word) >= 3 and word not in skip else []
 
 
 def _places_named(question: str, fact: tuple[str, str, str]) -> bool:
