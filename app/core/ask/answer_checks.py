@@ -30,6 +30,7 @@ from app.core.ask.models import DocumentHit
 from app.core.graph.graph_results import AskResult
 from app.core.graph.proposal_facts import is_proposal_source
 from app.i18n import Translator
+from app.nlp.key_terms import normalize
 from app.services.vector_db_service import CHUNKS, VectorDBService
 
 _WORDS = re.compile(r"[a-z0-9]+")
@@ -236,7 +237,7 @@ def _names_left_out(question: str, facts: AskResult | None, texts: list[str]) ->
     and no passage contains: a page about the event room is not about the events team."""
     if facts is None:
         return []
-    asked = f" {' '.join(_WORDS.findall(question.lower()))} "
+    asked = f" {' '.join(_WORDS.findall(normalize(question)))} "
     names = {
         name
         for s in facts.relevant_facts
@@ -245,7 +246,7 @@ def _names_left_out(question: str, facts: AskResult | None, texts: list[str]) ->
     }
     left: list[str] = []
     for name in names:
-        words = _WORDS.findall(name.lower())
+        words = _WORDS.findall(normalize(name))  # the graph's lookup form: "repair cafe"
         if len(words) > 1 and f" {' '.join(words)} " in asked:
             left += coverage.uncovered(words, texts, {})
     return list(dict.fromkeys(left))
