@@ -167,6 +167,22 @@ def test_a_topic_is_found_by_its_family_and_its_meaning(ask: Any) -> None:
     assert 25 in cinema["proposals"]
 
 
+def test_a_kind_of_thing_is_not_any_thing_of_its_kind(ask: Any) -> None:
+    """A proposal close in meaning that lacks the topic's first word, with nothing standing
+    in for it, is about something else of the kind: a birthday party is not the Halloween
+    party. The last word may be missing ("Spanish lessons" is the Spanish class)."""
+    birthday, chickens, spanish, christmas = ask(
+        "any proposals about a birthday party?",
+        "chickens in the garden vote",
+        "Is there a proposal about Spanish lessons?",
+        "is there a proposal for a christmas party",
+    )
+    assert 31 not in birthday["proposals"]  # Halloween party theme
+    assert chickens["proposals"] == []  # not what to plant in the garden
+    assert spanish["proposals"] == [55]
+    assert christmas["proposals"][0] == 44 and 31 not in christmas["proposals"]
+
+
 def test_who_is_asks_for_no_proposer(ask: Any) -> None:
     cleaner, pizza = ask("who is the cleaner", "who proposed the pizza party")
     assert "was proposed by" not in cleaner["answer"]

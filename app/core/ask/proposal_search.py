@@ -53,7 +53,7 @@ SEMANTIC_FLOOR_PHRASE = 0.45
 # A proposal containing a word near the topic (topics.Vocabulary) is kept when that
 # word is a near-synonym and the proposal's meaning is not far off, or when the two
 # together are strong: a loose word in a proposal about something else is not enough.
-TOPIC_SURE = 0.6
+TOPIC_SURE = 0.62
 TOPIC_NEAR_MEANING = 0.2
 TOPIC_SUM = 0.95
 LABEL_EXAMPLE = 0.5  # the score of a proposal that names an example of the category
@@ -184,6 +184,15 @@ def _has_all(terms: Sequence[str], proposal: Proposal) -> bool:
         return True
     text = _Words(" ".join([proposal.title, proposal.description, *proposal.options]))
     return all(text.has(t) for t in terms)
+
+
+def _unmatched_modifier(terms: Sequence[str], proposal: Proposal, language: str) -> bool:
+    """Whether a word of the topic that the proposal lacks comes before one it contains:
+    a "birthday party" is a kind of party, so a party proposal close in meaning is not
+    about it, while "Spanish lessons" may be a Spanish class."""
+    text = _Words(" ".join([proposal.title, proposal.description, *proposal.options]), language)
+    found = [text.has(t) for t in terms]
+    return any(found) and not found[0]
 
 
 def _example(examples: Sequence[str], loosely: set[int], proposal: Proposal) -> bool:
@@ -346,6 +355,8 @@ class ProposalSearch:
                 label = LABEL_EXAMPLE
             if label and not _has_all(examples[2], proposal):
                 label = 0.0  # "food trucks": about food, but no truck in it
+            if close and per_term and not topic and _unmatched_modifier(terms, proposal, language):
+                close = False  # "birthday party": a party, but nothing stands in for birthday
             if not (lexical or close or on_topic or label > 0):
                 continue
             words += lexical
