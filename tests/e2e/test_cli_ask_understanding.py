@@ -90,6 +90,9 @@ def test_something_found_of_the_wrong_kind_is_no_answer(ask: Any) -> None:
         "how much does a new bike cost": "The facts I found say nothing about “cost”",
         # "Board meets on first Monday of the month" shares "first" and places nothing
         "where is the first aid kit": "What I found names no place.",
+        # the kitchen and fitness pages name no microwave nor treadmill, nor a synonym
+        "Is there a microwave in the shared kitchen?": "says nothing about “microwave”",
+        "does the fitness room have a treadmill": "says nothing about “treadmill”",
     }
     for out, (question, why) in zip(ask(*questions), questions.items(), strict=True):
         assert out["answer"].startswith(NO_ANSWER), question
@@ -115,6 +118,14 @@ def test_the_kind_asked_for_is_answered_when_found(ask: Any) -> None:
     assert "Alice" in chair["answer"]
     assert spot["answer"].startswith("According to “Parking policy”")
     assert "Hugo" in hugo["answer"]
+    gym, bicycle, reduced = ask(  # what exists is named, or a synonym of it (SYNONYM_NEAR)
+        "is there a gym?",
+        "is there a place to lock my bicycle",
+        "is there any reduced fee for the coworking membership",
+    )
+    assert gym["answer"].startswith("According to “Fitness room”")
+    assert bicycle["answer"].startswith("According to “Bike storage”")
+    assert reduced["answer"].startswith("According to “Membership fees”")
 
 
 def test_who_voted_is_never_answered(ask: Any) -> None:

@@ -35,6 +35,16 @@ def test_facts_give_a_time_a_place_a_number_or_someone() -> None:
     assert not kinds.facts_give(Kind.PERSON, [("Hub", "founded in", "2019")])
 
 
+def test_the_thing_asked_to_exist() -> None:
+    assert kinds.thing_asked("Is there a microwave in the shared kitchen?") == ["microwave"]
+    assert kinds.thing_asked("are there any lockers for bikes") == ["lockers"]
+    assert kinds.thing_asked("does the gym have a treadmill") == ["treadmill"]
+    assert kinds.thing_asked("is there a height limit for vans") == ["height", "limit"]
+    assert kinds.thing_asked("do we have to bring our own detergent") == []  # no article
+    assert kinds.thing_asked("is there a place to lock my bike") == []  # no thing named
+    assert kinds.thing_asked("when is the sauna heated") == []
+
+
 def test_passages_are_checked_for_a_number_only() -> None:
     assert kinds.passages_give(Kind.NUMBER, ["The room holds up to 50 people."])
     assert not kinds.passages_give(Kind.NUMBER, ["Dogs are welcome in the flats."])

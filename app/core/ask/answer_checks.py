@@ -9,7 +9,7 @@ missing:
 - a loosely matching passage covers the rest of the question's words when they pull
   away from it ("what do dogs eat?"), and gives the price or weight asked for: coverage;
 - it is the kind of answer the question asks for (a time, a place, a number, someone,
-  the attribute named): answer_kinds.
+  the attribute named, the thing asked to exist): answer_kinds.
 
 The gap found is said in the "nothing found" answer, so a member sees why.
 """
@@ -34,6 +34,11 @@ from app.nlp.key_terms import normalize
 from app.services.vector_db_service import CHUNKS, VectorDBService
 
 _WORDS = re.compile(r"[a-z0-9]+")
+# Cosine of two words alone (MiniLM, int8) that makes one stand for the other: "gym" and
+# "fitness" 0.74, "bicycle" and "bike" 0.92; "vet" and "pets" 0.63, "lift" and "elevator"
+# 0.62, "treadmill" and "machines" 0.43 do not.
+SYNONYM_NEAR = 0.7
+PAGE_WORDS_KEPT = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +94,7 @@ class AnswerChecks:
 
     def __init__(self, vectors: VectorDBService) -> None:
         self.vectors = vectors
+        self._page_words: dict[str, np.ndarray] = {}  # the words of pages quoted, kept
 
     async def gap(
         self,
@@ -126,8 +132,31 @@ class AnswerChecks:
             left_out = _names_left_out(text, facts, texts)
             if left_out:
                 return Gap(left_out)
-            return await _passages_gap(text, passages, word_vectors, quoted)
+            gap = await _passages_gap(text, passages, word_vectors, quoted)
+            return gap or Gap(await self._things_absent(text, passages, word_vectors))
         return Gap()
+
+    async def _things_absent(
+        self, text: str, passages: list[DocumentHit], word_vectors: dict[str, np.ndarray]
+    ) -> list[str]:
+        """The thing a question asks exists ("is there a microwave?") when the page quoted
+        names neither it nor a synonym (SYNONYM_NEAR to one of its words: "gym" is the
+        fitness room; a treadmill is not "machines", nor a vet "pets")."""
+        things = answer_kinds.thing_asked(text)
+        page = [h.content for h in passages[: coverage.PASSAGES_READ]
+                if h.document_id == passages[0].document_id]  # fmt: skip
+        left = coverage.uncovered(things, page, {})
+        if not left:
+            return []
+        words = sorted({w for t in page for w in _WORDS.findall(t.lower()) if len(w) >= 3})
+        fresh = [w for w in words if w not in self._page_words]
+        if fresh:
+            if len(self._page_words) + len(fresh) > PAGE_WORDS_KEPT:
+                self._page_words.clear()
+            self._page_words.update(zip(fresh, await self.vectors.embed(fresh), strict=True))
+        matrix = np.stack([self._page_words[w] for w in words])
+        closest = {w: float(np.max(matrix @ word_vectors[w])) for w in left if w in word_vectors}
+        return [w for w in left if closest.get(w, 0.0) < SYNONYM_NEAR]
 
 
 class _QuotedVector:

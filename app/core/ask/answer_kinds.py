@@ -21,6 +21,9 @@ says what kind of answer it wants, and what was found must give one:
   passages, close in meaning to the one quoted will do, ATTRIBUTE_NEAR). A fact
   answers "which room ...?" by placing what the question names, whatever the room's
   name, and any question naming the fact's relation ("which company supplied ...?").
+- **the thing itself** for "is there a ...?", "does the gym have a ...?": the page quoted
+  must name it, or a synonym (answer_checks.SYNONYM_NEAR): a kitchen page with no
+  microwave in it does not say there is one.
 
 English questions only: the patterns read English.
 """
@@ -188,6 +191,37 @@ def focus_words(question: str, which: bool = True) -> list[str]:
     return [w for w in words if len(w) >= 3 and w not in _NOT_FOCUS]
 
 
+# "is there a place to ...", "is there a way to ...": no thing named
+_ANYWHERE = frozenset(
+    "place places spot spots way option options possibility chance something anything".split()
+)
+# "is there a microwave ...?", "are there any lockers", "do we have a ladder", "does the
+# gym have a treadmill": the thing whose presence is asked (an article must follow "have":
+# "do we have to bring ..." asks no such thing).
+_EXISTS = re.compile(
+    r"\b(?:(?:is|are) there\s+(?:(?:a|an|any|some)\s+)?|"
+    r"(?:do|does|did) [a-z' ]{1,40}? have\s+(?:a|an|any|some)\s+)"
+    r"([a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2})",
+    re.I,
+)
+
+
+def thing_asked(question: str) -> list[str]:
+    """The words of the thing a question asks exists ("is there a microwave in the
+    kitchen?" -> microwave), up to a function word: a passage about the kitchen that
+    never names one does not say there is one."""
+    found = _EXISTS.search(question)
+    if found is None:
+        return []
+    words: list[str] = []
+    for word in found.group(1).lower().replace("-", " ").split():
+        if word in _FUNCTION:
+            break
+        if len(word) >= 3 and word not in _NOT_FOCUS and word not in _ANYWHERE:
+            words.append(word)
+    return words
+
+
 def doing_words(question: str) -> list[str]:
     """What a "who" question asks someone does: "who looks after the laundry room?" ->
     looks (a passage naming no one who looks after anything does not answer it). A "how
@@ -199,6 +233,7 @@ def doing_words(question: str) -> list[str]:
 def asked_words(question: str) -> list[str]:
     """Every word the checks here may look up in meaning (embedded with the question)."""
     words = [*attribute_words(question), *focus_words(question), *doing_words(question)]
+    words += thing_asked(question)
     if _ASKS_PERSON.match(question):
         words += [w for phrase in named_phrases(question) for w in phrase]
     return list(dict.fromkeys(words))
