@@ -45,6 +45,17 @@ def test_the_thing_asked_to_exist() -> None:
     assert kinds.thing_asked("when is the sauna heated") == []
 
 
+def test_how_many_needs_a_number_by_the_thing_counted() -> None:
+    pets = ["Dogs and cats are welcome in the flats. Dogs must be kept on a leash."]
+    assert kinds.uncounted("How many dogs live in the building?", pets)
+    permits = ["Each household can request up to 4 visitor permits per month."]
+    assert not kinds.uncounted("how many visitor permits can we get", permits)
+    assert not kinds.uncounted("how many bikes may I store", ["Each member may store two bikes."])
+    # a page that does not name the thing is left to the other checks
+    assert not kinds.uncounted("how many ppl need to vote", ["at least ten members voted"])
+    assert not kinds.uncounted("how do dogs get in", pets)
+
+
 def test_passages_are_checked_for_a_number_only() -> None:
     assert kinds.passages_give(Kind.NUMBER, ["The room holds up to 50 people."])
     assert not kinds.passages_give(Kind.NUMBER, ["Dogs are welcome in the flats."])

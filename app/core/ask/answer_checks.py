@@ -116,8 +116,9 @@ class AnswerChecks:
         documents = route.source == "documents"
         if not missing and documents and found.doc_strength < routing.DOC_SURE:
             missing = await _loose(passages, asked, word_vectors, quoted)
-        if not missing and documents and english:
-            missing = coverage.unmet_quantity(text, [h.content for h in passages])
+        if not missing and documents and english:  # on the page quoted: the budget's
+            # prices do not say what a parking space costs
+            missing = coverage.unmet_quantity(text, _same_page(passages))
         if not missing and route.source == "facts" and facts is not None and english:
             missing = _unnamed_in_facts(text, facts)
         if not missing and route.source == "help" and english and entries:
@@ -143,8 +144,7 @@ class AnswerChecks:
         names neither it nor a synonym (SYNONYM_NEAR to one of its words: "gym" is the
         fitness room; a treadmill is not "machines", nor a vet "pets")."""
         things = answer_kinds.thing_asked(text)
-        page = [h.content for h in passages[: coverage.PASSAGES_READ]
-                if h.document_id == passages[0].document_id]  # fmt: skip
+        page = _same_page(passages)
         left = coverage.uncovered(things, page, {})
         if not left:
             return []
@@ -189,8 +189,9 @@ async def _passages_gap(
         return Gap(kind=kind)
     # the document quoted (its passages found) gives what is asked: "the phone number
     # for reception" is not in the keys page because the noise page mentions phones
-    same_page = [h.content for h in passages[: coverage.PASSAGES_READ]
-                 if h.document_id == passages[0].document_id]  # fmt: skip
+    same_page = _same_page(passages)
+    if answer_kinds.uncounted(text, same_page):  # the dogs of the pets page, never counted
+        return Gap(kind=Kind.NUMBER)
     asked = [*answer_kinds.attribute_words(text), *answer_kinds.focus_words(text)]
     left = coverage.uncovered(list(dict.fromkeys(asked)), same_page, {})
     if kind is Kind.PERSON:  # the passage quoted speaks of the doing asked about,
@@ -202,6 +203,12 @@ async def _passages_gap(
         vectors = await quoted.get()
         left = coverage.uncovered(left, texts[:1], word_vectors, vectors, near=ATTRIBUTE_NEAR)
     return Gap(left)
+
+
+def _same_page(passages: list[DocumentHit]) -> list[str]:
+    """The passages read that come from the document of the one quoted."""
+    read = passages[: coverage.PASSAGES_READ]
+    return [h.content for h in read if h.document_id == passages[0].document_id]
 
 
 async def _uncovered(

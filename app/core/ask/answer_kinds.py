@@ -164,6 +164,35 @@ def passages_give(kind: Kind, passages: Sequence[str]) -> bool:
     return kind is not Kind.NUMBER or any(_NUMBER.search(p) for p in passages)
 
 
+_HOW_MANY = re.compile(r"\bhow many\s+([a-z][a-z-]+)", re.I)
+_COUNT = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
+    r"twenty|thirty|forty|fifty|hundred|dozen|single|both)\b",
+    re.I,
+)
+COUNT_BEFORE = 3  # words before the thing counted, where its number stands ("up to 4 visitor")
+
+
+def uncounted(question: str, passages: Sequence[str]) -> bool:
+    """Whether the passages name what "how many X ...?" counts but never with a number
+    just before it: the pets page speaks of dogs, and of no number of them. A page that
+    does not name X at all is left to the other checks ("how many ppl" of the quorum)."""
+    found = _HOW_MANY.search(question)
+    if found is None:
+        return False
+    thing = found.group(1).lower()
+    forms = word_forms(thing)
+    named = False
+    for passage in passages:
+        words = re.findall(r"[\w'-]+", passage.lower())
+        for i, word in enumerate(words):
+            if word_forms(word) & forms:
+                named = True
+                if _COUNT.search(" ".join(words[max(0, i - COUNT_BEFORE) : i])):
+                    return False
+    return named
+
+
 def attribute_words(question: str) -> list[str]:
     """The words of what the question asks of a thing by a possessive ("Greta's phone
     number" -> phone, number), up to a stop word."""
