@@ -45,6 +45,13 @@ def test_the_thing_asked_to_exist() -> None:
     assert kinds.thing_asked("when is the sauna heated") == []
 
 
+def test_which_thing() -> None:
+    assert kinds.which_thing("which vet is closest to the building") == ["vet"]
+    assert kinds.which_thing("At which bank does the association hold its account?") == ["bank"]
+    assert kinds.which_thing("what brand is the dishwasher") == []  # an attribute, not "which"
+    assert kinds.which_thing("which day is the bin collected") == []
+
+
 def test_how_many_needs_a_number_by_the_thing_counted() -> None:
     pets = ["Dogs and cats are welcome in the flats. Dogs must be kept on a leash."]
     assert kinds.uncounted("How many dogs live in the building?", pets)

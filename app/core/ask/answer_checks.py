@@ -134,16 +134,17 @@ class AnswerChecks:
             if left_out:
                 return Gap(left_out)
             gap = await _passages_gap(text, passages, word_vectors, quoted)
-            return gap or Gap(await self._things_absent(text, passages, word_vectors))
+            things = [*answer_kinds.thing_asked(text), *answer_kinds.which_thing(text)]
+            return gap or Gap(await self._unnamed(things, passages, word_vectors))
         return Gap()
 
-    async def _things_absent(
-        self, text: str, passages: list[DocumentHit], word_vectors: dict[str, np.ndarray]
+    async def _unnamed(
+        self, things: list[str], passages: list[DocumentHit], word_vectors: dict[str, np.ndarray]
     ) -> list[str]:
-        """The thing a question asks exists ("is there a microwave?") when the page quoted
-        names neither it nor a synonym (SYNONYM_NEAR to one of its words: "gym" is the
-        fitness room; a treadmill is not "machines", nor a vet "pets")."""
-        things = answer_kinds.thing_asked(text)
+        """The thing a question asks exists ("is there a microwave?") or asks which one
+        ("which vet ...?") when the page quoted names neither it nor a synonym
+        (SYNONYM_NEAR to one of its words: "gym" is the fitness room; a treadmill is not
+        "machines", nor a vet "pets")."""
         page = _same_page(passages)
         left = coverage.uncovered(things, page, {})
         if not left:
@@ -192,7 +193,8 @@ async def _passages_gap(
     same_page = _same_page(passages)
     if answer_kinds.uncounted(text, same_page):  # the dogs of the pets page, never counted
         return Gap(kind=Kind.NUMBER)
-    asked = [*answer_kinds.attribute_words(text), *answer_kinds.focus_words(text)]
+    # "which vet ...": the page names one, or a synonym (AnswerChecks._unnamed)
+    asked = [*answer_kinds.attribute_words(text), *answer_kinds.focus_words(text, which=False)]
     left = coverage.uncovered(list(dict.fromkeys(asked)), same_page, {})
     if kind is Kind.PERSON:  # the passage quoted speaks of the doing asked about,
         # and of what it is done to ("who cleans the windows?")

@@ -21,9 +21,10 @@ says what kind of answer it wants, and what was found must give one:
   passages, close in meaning to the one quoted will do, ATTRIBUTE_NEAR). A fact
   answers "which room ...?" by placing what the question names, whatever the room's
   name, and any question naming the fact's relation ("which company supplied ...?").
-- **the thing itself** for "is there a ...?", "does the gym have a ...?": the page quoted
-  must name it, or a synonym (answer_checks.SYNONYM_NEAR): a kitchen page with no
-  microwave in it does not say there is one.
+- **the thing itself** for "is there a ...?", "does the gym have a ...?" and "which vet
+  ...?": the page quoted must name it, or a synonym (answer_checks.SYNONYM_NEAR): a
+  kitchen page with no microwave in it does not say there is one, a pets page names no
+  vet; "how many X" needs a number by the X it names.
 
 English questions only: the patterns read English.
 """
@@ -249,6 +250,11 @@ def thing_asked(question: str) -> list[str]:
         if len(word) >= 3 and word not in _NOT_FOCUS and word not in _ANYWHERE:
             words.append(word)
     return words
+
+
+def which_thing(question: str) -> list[str]:
+    """The kind of thing "which X ...?" asks for ("which vet is closest?" -> vet)."""
+    return [] if focus_words(question, which=False) else focus_words(question)
 
 
 def doing_words(question: str) -> list[str]:
