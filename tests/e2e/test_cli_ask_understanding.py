@@ -52,6 +52,20 @@ def test_a_shared_word_is_not_an_answer(ask: Any) -> None:
     assert pool["answer"].startswith(NO_ANSWER)  # "managed by" facts are about other things
 
 
+def test_a_word_we_never_use_needs_a_synonym_on_the_page(ask: Any) -> None:
+    """Close in meaning to a passage is not enough for a word the community never uses:
+    the page must have a synonym of it. "The orchestra" is near the music rehearsal rules;
+    "clothes" is the laundry room's own word."""
+    orchestra, choir, clothes = ask(
+        "where does the orchestra meet",
+        "when does the choir rehearse",
+        "can I wash my clothes on sunday",
+    )
+    assert "Nothing I have is about “orchestra”" in orchestra["answer"]
+    assert "Nothing I have is about “choir”" in choir["answer"]
+    assert clothes["answer"].startswith("According to “Laundry room”")
+
+
 def test_fact_paths_from_loose_names(ask: Any) -> None:
     meet, floor, keys = ask(
         "where does the committee that manages the garden meet?",

@@ -38,6 +38,10 @@ _WORDS = re.compile(r"[a-z0-9]+")
 # "fitness" 0.74, "bicycle" and "bike" 0.92; "vet" and "pets" 0.63, "lift" and "elevator"
 # 0.62, "treadmill" and "machines" 0.43 do not.
 SYNONYM_NEAR = 0.7
+# A word the community never uses, close in meaning to the passage quoted, must also be
+# this close to one of its page's words: "clothes" to "laundry" 0.69, "gym" to "fitness";
+# not "orchestra" (0.60) nor "choir" (0.55) to "music", nor "elevator" to "corridor".
+SUBJECT_SYNONYM = 0.65
 PAGE_WORDS_KEPT = 4096
 
 
@@ -114,6 +118,10 @@ class AnswerChecks:
         quoted = _QuotedVector(self.vectors, passages)
         missing = await _uncovered(route, passages, facts, entries, named, word_vectors, tr, quoted)
         documents = route.source == "documents"
+        if not missing and documents and named:  # near in meaning, and a synonym too:
+            # "the orchestra" is near the music rehearsal rules, and no word of them
+            only_near = coverage.uncovered(named, [h.content for h in passages], {})
+            missing = await self._unnamed(only_near, passages, word_vectors, SUBJECT_SYNONYM)
         if not missing and documents and found.doc_strength < routing.DOC_SURE:
             missing = await _loose(passages, asked, word_vectors, quoted)
         if not missing and documents and english:  # on the page quoted: the budget's
@@ -139,7 +147,11 @@ class AnswerChecks:
         return Gap()
 
     async def _unnamed(
-        self, things: list[str], passages: list[DocumentHit], word_vectors: dict[str, np.ndarray]
+        self,
+        things: list[str],
+        passages: list[DocumentHit],
+        word_vectors: dict[str, np.ndarray],
+        near: float = SYNONYM_NEAR,
     ) -> list[str]:
         """The thing a question asks exists ("is there a microwave?") or asks which one
         ("which vet ...?") when the page quoted names neither it nor a synonym
@@ -157,7 +169,7 @@ class AnswerChecks:
             self._page_words.update(zip(fresh, await self.vectors.embed(fresh), strict=True))
         matrix = np.stack([self._page_words[w] for w in words])
         closest = {w: float(np.max(matrix @ word_vectors[w])) for w in left if w in word_vectors}
-        return [w for w in left if closest.get(w, 0.0) < SYNONYM_NEAR]
+        return [w for w in left if closest.get(w, 0.0) < near]
 
 
 class _QuotedVector:

@@ -12,7 +12,9 @@ first word the community uses; in a keyword query ("kitchen robot") every word i
 A subject word the community's texts never use (its proposals, documents and facts)
 must be in what would answer, in some form, or - for document passages - close in
 meaning to the passage the answer quotes (SUBJECT_NEAR_PASSAGE: "gym" to the fitness
-room page, "clothes" to the laundry room page). A boat is not close to the parking
+room page, "clothes" to the laundry room page) and then a synonym of one of its page's
+words (answer_checks.SUBJECT_SYNONYM: "the orchestra" is near the music rehearsal rules,
+and none of their words is an orchestra). A boat is not close to the parking
 policy, so the question gets "nothing found", and the answer says which word nothing
 covers.
 
