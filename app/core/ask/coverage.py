@@ -89,12 +89,13 @@ QUANTITY = {
 
 
 # The people in a member's life ("my brother is coming by car"): who the question is
-# for, not what it is about; the pages speak of them as guests and visitors.
+# for, not what it is about; the pages speak of them as guests and visitors. Children
+# are not among them: rules speak of them apart ("can kids use the sauna?").
 CIRCLE = frozenset(
     """brother brothers sister sisters mum mom mother dad father parents friend friends
-    cousin cousins partner wife husband boyfriend girlfriend kid kids child children son
-    daughter colleague colleagues neighbour neighbours neighbor neighbors family relatives
-    aunt uncle grandma grandpa grandparents baby flatmate roommate housemate""".split()
+    cousin cousins partner wife husband boyfriend girlfriend colleague colleagues
+    neighbour neighbours neighbor neighbors family relatives aunt uncle flatmate roommate
+    housemate""".split()
 )
 
 
