@@ -109,6 +109,13 @@ def test_something_found_of_the_wrong_kind_is_no_answer(ask: Any) -> None:
         "does the fitness room have a treadmill": "about “treadmill”",
         "which vet is closest to the building": "says nothing about “vet”",  # pets are no vet
         "are kids allowed in the sauna": "says nothing about “kids”",  # children are no guests
+        # making and owning are said with their own verb, not by who meets or what is there
+        "who built the lounge": "The facts I found say nothing about “built”",
+        "when was the car park built": "says nothing about “built”",  # "building" is no verb
+        # a measure needs its unit: times of day are not decibels, 60 people are no age
+        "how loud is the rehearsal room": "What I found gives no number.",
+        "how old is the coffee machine": "What I found gives no number.",
+        "is smoking allowed in the fitness room": "about “smoking”",
         # the pets page speaks of dogs and never counts them; the budget's prices are on
         # another page than the bike storage one
         "How many dogs live in the building?": "What I found gives no number.",
@@ -144,6 +151,11 @@ def test_the_kind_asked_for_is_answered_when_found(ask: Any) -> None:
         "which bin is cardboard supposed to go in",
     )
     assert bin_["answer"].startswith("According to “Waste and recycling”")
+    fast, advance = ask(
+        "how fast is the guest wifi", "How far in advance do I need to book the event room?"
+    )
+    assert fast["answer"].startswith("According to “Guest wifi”")  # 50 Mbit/s
+    assert advance["answer"].startswith("According to “Event room booking”")  # three days
     assert bikes["answer"].startswith("According to “Bike storage”")
     assert wash["answer"].startswith("According to “Laundry room”")
     gym, bicycle, reduced = ask(  # what exists is named, or a synonym of it (SYNONYM_NEAR)

@@ -43,6 +43,8 @@ def test_the_thing_asked_to_exist() -> None:
     assert kinds.thing_asked("do we have to bring our own detergent") == []  # no article
     assert kinds.thing_asked("is there a place to lock my bike") == []  # no thing named
     assert kinds.thing_asked("when is the sauna heated") == []
+    assert kinds.thing_asked("is smoking allowed in the lounge") == ["smoking"]
+    assert kinds.thing_asked("is it allowed to park here") == []
 
 
 def test_which_thing() -> None:
@@ -61,6 +63,31 @@ def test_how_many_needs_a_number_by_the_thing_counted() -> None:
     # a page that does not name the thing is left to the other checks
     assert not kinds.uncounted("how many ppl need to vote", ["at least ten members voted"])
     assert not kinds.uncounted("how do dogs get in", pets)
+
+
+def test_making_and_owning_need_their_own_verb() -> None:
+    assert kinds.made_left("who built the lounge", ["Events Team meets in Lounge"]) == ["built"]
+    page = ["The car park behind the building has 24 spaces."]
+    assert kinds.made_left("when was the car park built", page) == ["built"]
+    assert kinds.made_left("who paid for the terrace", ["Terrace managed by Events Team"])
+    assert not kinds.made_left("when do I pay my fees", ["Pay by bank transfer by the 5th."])
+    assert not kinds.made_left("when was the hub founded", ["Linden Street Hub founded in 2019"])
+    assert not kinds.made_left("who manages the garden", ["Garden managed by Green Committee"])
+    assert not kinds.made_left("how do I build a shelf", ["Tools are in the blue cabinet."])
+
+
+def test_a_measure_needs_its_unit() -> None:
+    noise = ["Quiet hours are from 22:00 to 07:00."]
+    assert not kinds.passages_give(Kind.NUMBER, noise, "how loud is the rehearsal room")
+    assert kinds.passages_give(Kind.NUMBER, ["Keep it under 40 dB."], "how loud can music be")
+    kitchen = ["The kitchen is used by about 60 people every day."]
+    assert not kinds.passages_give(Kind.NUMBER, kitchen, "how old is the coffee machine")
+    assert kinds.passages_give(Kind.NUMBER, ["It is 12 years old."], "how old is the dryer")
+    wifi = ["Guests get up to 50 Mbit/s."]
+    assert kinds.passages_give(Kind.NUMBER, wifi, "how fast is the guest wifi")
+    advance = ["Book it at least three days in advance."]
+    assert kinds.passages_give(Kind.NUMBER, advance, "how far in advance do I book")
+    assert kinds.passages_give(Kind.NUMBER, ["The room holds up to 50 people."], "how big is it")
 
 
 def test_passages_are_checked_for_a_number_only() -> None:

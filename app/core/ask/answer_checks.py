@@ -198,13 +198,16 @@ async def _passages_gap(
     for "who does ...", the doing not in the passage quoted."""
     kind = answer_kinds.asked_kind(text)
     texts = [h.content for h in passages[: coverage.PASSAGES_READ]]
-    if kind is not None and not answer_kinds.passages_give(kind, texts):
+    if kind is not None and not answer_kinds.passages_give(kind, texts, text):
         return Gap(kind=kind)
     # the document quoted (its passages found) gives what is asked: "the phone number
     # for reception" is not in the keys page because the noise page mentions phones
     same_page = _same_page(passages)
     if answer_kinds.uncounted(text, same_page):  # the dogs of the pets page, never counted
         return Gap(kind=Kind.NUMBER)
+    made = answer_kinds.made_left(text, same_page)  # "who built the rehearsal room?"
+    if made:
+        return Gap(made)
     # "which vet ...": the page names one, or a synonym (AnswerChecks._unnamed)
     asked = [*answer_kinds.attribute_words(text), *answer_kinds.focus_words(text, which=False)]
     left = coverage.uncovered(list(dict.fromkeys(asked)), same_page, {})

@@ -11,18 +11,23 @@ says what kind of answer it wants, and what was found must give one:
 - **a place** for "where ..." in the facts: a relation that places something ("located
   in", "meets in", "based at"); "Bike Cellar maintained by Hugo" says nothing of where
   Hugo lives;
-- **a number** for "how old / tall / big / far ...", in facts and passages alike;
+- **a number** for "how old / tall / big / far / loud ...", in facts and passages alike;
+  in passages with the measure's unit (years, metres, decibels: the quiet hours' clock
+  times say nothing of how loud the rehearsal room is);
 - **someone** for "who ...": the fact the answer leads with does not end in a year or a
   number ("who founded the hub?" is not answered by "founded in 2019"); a passage must
   speak of the doing asked about ("who looks after the laundry room?");
+- **the verb itself** for making, paying or owning ("who built ...?", "when was ...
+  built?", "who paid for ...?"): looking after something is said in many words, these
+  are not, so who meets in the lounge did not build it;
 - **the attribute itself** for "X's Y" ("Greta's phone number", "the events team's
   budget"), and **the thing the answer is** for "what brand is ...", "which vet ...",
   "how many decibels ...": its words must be in what answers, in some form (for
   passages, close in meaning to the one quoted will do, ATTRIBUTE_NEAR). A fact
   answers "which room ...?" by placing what the question names, whatever the room's
   name, and any question naming the fact's relation ("which company supplied ...?").
-- **the thing itself** for "is there a ...?", "does the gym have a ...?" and "which vet
-  ...?": the page quoted must name it, or a synonym (answer_checks.SYNONYM_NEAR): a
+- **the thing itself** for "is there a ...?", "does the gym have a ...?", "is smoking
+  allowed ...?" and "which vet ...?": the page quoted must name it, or a synonym (answer_checks.SYNONYM_NEAR): a
   kitchen page with no microwave in it does not say there is one, a pets page names no
   vet; "how many X" needs a number by the X it names.
 
@@ -77,8 +82,32 @@ _WHO_DOES = re.compile(
     re.I,
 )
 _ASKS_NUMBER = re.compile(
-    r"\bhow (?:old|young|tall|high|big|large|small|far|wide|deep|heavy|fast)\b", re.I
+    r"\bhow (old|young|tall|high|big|large|small|far|wide|deep|heavy|fast|loud)\b", re.I
 )
+# What a passage must give for each measure asked ("how old is the coffee machine?" is
+# not answered by "about 60 people"): a number with its unit.
+_N = r"(?:\d[\d.,]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundred)"
+_SIZE = (
+    r"\s*(?:m|cm|mm|km|metres?|meters?|ft|feet|inch(?:es)?|m2|m²|sq|square|"
+    r"people|persons|seats|places|spaces|floors?)\b"
+)
+_SPAN = r"\s*(?:min(?:ute)?s?|hours?|days?|weeks?|months?)\b"
+_MEASURES = {
+    word: re.compile(pattern, re.I)
+    for words, pattern in (
+        (
+            "old young",
+            rf"\b{_N}\s*(?:years?|yrs?)\b|"
+            r"\b(?:since|built|founded|opened|installed)(?: in)? (?:1\d{3}|20\d{2})\b",
+        ),
+        ("tall high big large small wide deep", rf"\b{_N}{_SIZE}"),
+        ("far", rf"\b{_N}(?:{_SIZE}|{_SPAN}|\s*miles?\b)"),  # "three days in advance"
+        ("fast", r"\d\s*(?:mbit|mb/s|mbps|gbit|kbit|km/h|kmh|mph)"),
+        ("loud", r"\d\s*(?:db|decibels?)\b"),
+        ("heavy", r"\d\s*(?:kg|g|kilos?|kilograms?|grams?|tonnes?|tons?|lbs?)\b"),
+    )
+    for word in words.split()
+}
 _MONTHS = (
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec"
@@ -160,9 +189,14 @@ def facts_give(kind: Kind, facts: Sequence[tuple[str, str, str]]) -> bool:
     return any(pattern.search(f"{p} {o}") for _, p, o in facts)
 
 
-def passages_give(kind: Kind, passages: Sequence[str]) -> bool:
-    """Passages are only checked for a number: the rest is too loosely written to read."""
-    return kind is not Kind.NUMBER or any(_NUMBER.search(p) for p in passages)
+def passages_give(kind: Kind, passages: Sequence[str], question: str = "") -> bool:
+    """Passages are only checked for a number, with the unit of the measure the question
+    asks ("how loud" wants decibels): the rest is too loosely written to read."""
+    if kind is not Kind.NUMBER:
+        return True
+    measure = _ASKS_NUMBER.search(question)
+    pattern = _MEASURES[measure.group(1).lower()] if measure else _NUMBER
+    return any(pattern.search(p) for p in passages)
 
 
 _HOW_MANY = re.compile(r"\bhow many\s+([a-z][a-z-]+)", re.I)
@@ -231,9 +265,10 @@ _ANYWHERE = frozenset(
 _EXISTS = re.compile(
     r"\b(?:(?:is|are) there\s+(?:(?:a|an|any|some)\s+)?|"
     r"(?:do|does|did) [a-z' ]{1,40}? have\s+(?:a|an|any|some)\s+)"
-    r"([a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2})",
+    r"([a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2})|"
+    r"^\s*(?:is|are)\s+([a-z][a-z-]+(?:\s+[a-z][a-z-]+)?)\s+(?:allowed|permitted|forbidden|banned)\b",
     re.I,
-)
+)  # and what a rule may allow: "is smoking allowed in the lounge?"
 
 
 def thing_asked(question: str) -> list[str]:
@@ -244,12 +279,44 @@ def thing_asked(question: str) -> list[str]:
     if found is None:
         return []
     words: list[str] = []
-    for word in found.group(1).lower().replace("-", " ").split():
+    for word in (found.group(1) or found.group(2)).lower().replace("-", " ").split():
         if word in _FUNCTION:
             break
         if len(word) >= 3 and word not in _NOT_FOCUS and word not in _ANYWHERE:
             words.append(word)
     return words
+
+
+# Verbs of making, paying and owning: "who built the lounge?" is not answered by who meets
+# there, nor "when was the car park built?" by a page on parking. Looking after, running
+# or managing something are said in many words ("takes care of" for "maintained by");
+# these are not, so what answers must use the verb itself.
+_PROVENANCE = frozenset(
+    """build builds built design designs designed create creates created invent invents
+    invented found founds founded establish established install installs installed paint
+    paints painted buy buys bought purchase purchased pay pays paid own owns owned donate
+    donated fund funds funded sponsor sponsored renovate renovated construct constructed
+    sell sells sold""".split()
+)
+
+
+def made_left(question: str, texts: Sequence[str]) -> list[str]:
+    """The verb of making, paying or owning that a "who" or "when" question asks about,
+    when no text uses it ("building" is no form of "built": the texts' words are
+    compared as written, the question's verb in its forms)."""
+    if not (_ASKS_PERSON.match(question) or _ASKS_TIME.match(question)):
+        return []
+    asked = [w for w in _WORD.findall(question.lower()) if w in _PROVENANCE]
+    if not asked:
+        return []
+    written = {w for t in texts for w in _WORD.findall(t.lower())}
+    return [w for w in asked[:1] if not (word_forms(w) | _base(w)) & written]
+
+
+def _base(verb: str) -> set[str]:
+    """The verb's present and past forms: "paid" -> pay, pays, paid."""
+    stems = {f for f in word_forms(verb) if f in _PROVENANCE}
+    return {form for stem in stems for form in (stem, stem + "s", stem + "ed", stem + "d")}
 
 
 def which_thing(question: str) -> list[str]:
@@ -295,6 +362,7 @@ def facts_gap(question: str, result: AskResult) -> tuple[list[str], Kind | None]
     texts = [" ".join(f) for f in found]
     left = unmet_quantity(question, texts)  # "how much does a new bike cost?"
     left = left or uncovered([*attribute_words(question), *_done(question)], texts, {})
+    left = left or made_left(question, texts[:1])  # the fact the answer leads with
     if not left and found and not _relation_asked(question, found[0][1]):
         # "what model is our wifi router?": the router's place is no model; "in which room
         # is the library corner?" is answered by where the corner is, whatever its name
