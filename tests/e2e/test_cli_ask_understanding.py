@@ -116,6 +116,9 @@ def test_something_found_of_the_wrong_kind_is_no_answer(ask: Any) -> None:
         "how loud is the rehearsal room": "What I found gives no number.",
         "how old is the coffee machine": "What I found gives no number.",
         "is smoking allowed in the fitness room": "about “smoking”",
+        # a page or a fact about the place, silent on the doing asked about
+        "can I have a party in the laundry room": "about “party”",
+        "can I smoke in the kitchen": "about “smoke”",
         # the pets page speaks of dogs and never counts them; the budget's prices are on
         # another page than the bike storage one
         "How many dogs live in the building?": "What I found gives no number.",
@@ -156,6 +159,11 @@ def test_the_kind_asked_for_is_answered_when_found(ask: Any) -> None:
     )
     assert fast["answer"].startswith("According to “Guest wifi”")  # 50 Mbit/s
     assert advance["answer"].startswith("According to “Event room booking”")  # three days
+    party, trainers = ask(
+        "can I have a party in the event room", "can I put my trainers in the dryer"
+    )
+    assert party["answer"].startswith("According to “Event room booking”")  # private parties
+    assert trainers["answer"].startswith("According to “Laundry room”")  # shoes, DOING_NEAR
     assert bikes["answer"].startswith("According to “Bike storage”")
     assert wash["answer"].startswith("According to “Laundry room”")
     gym, bicycle, reduced = ask(  # what exists is named, or a synonym of it (SYNONYM_NEAR)

@@ -76,6 +76,18 @@ def test_making_and_owning_need_their_own_verb() -> None:
     assert not kinds.made_left("how do I build a shelf", ["Tools are in the blue cabinet."])
 
 
+def test_what_a_member_wants_to_do() -> None:
+    assert kinds.wanted_doing("can I smoke in the fitness room") == ["smoke"]
+    assert kinds.wanted_doing("can I have a party in the laundry room") == ["party"]
+    assert kinds.wanted_doing("can I cook salmon at lunchtime") == ["cook", "salmon"]
+    assert kinds.wanted_doing("can my friend come to the gym with me") == []  # who, vague verb
+    assert kinds.wanted_doing("is it ok to park here") == ["park"]
+    assert kinds.wanted_doing("where can I park") == []
+    pets = ["If you want to bring your dog on a co-working day, it can stay with you."]
+    assert not kinds.undone("can I bring my dog to the office", pets)
+    assert kinds.undone("can I smoke in the office", pets) == ["smoke"]
+
+
 def test_a_measure_needs_its_unit() -> None:
     noise = ["Quiet hours are from 22:00 to 07:00."]
     assert not kinds.passages_give(Kind.NUMBER, noise, "how loud is the rehearsal room")

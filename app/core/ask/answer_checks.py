@@ -42,6 +42,9 @@ SYNONYM_NEAR = 0.7
 # this close to one of its page's words: "clothes" to "laundry" 0.69, "gym" to "fitness";
 # not "orchestra" (0.60) nor "choir" (0.55) to "music", nor "elevator" to "corridor".
 SUBJECT_SYNONYM = 0.65
+# What a "can I ...?" question wants to do may be said loosely on the page: "trainers"
+# and "shoes" 0.50.
+DOING_NEAR = 0.5
 PAGE_WORDS_KEPT = 4096
 
 
@@ -142,8 +145,15 @@ class AnswerChecks:
             if left_out:
                 return Gap(left_out)
             gap = await _passages_gap(text, passages, word_vectors, quoted)
+            if gap:
+                return gap
             things = [*answer_kinds.thing_asked(text), *answer_kinds.which_thing(text)]
-            return gap or Gap(await self._unnamed(things, passages, word_vectors))
+            left = await self._unnamed(things, passages, word_vectors)
+            undone = answer_kinds.undone(text, _same_page(passages))  # "can I smoke in ...?"
+            if undone:  # none of the doing on the page, nor a word near one of it
+                undone = await self._unnamed(undone, passages, word_vectors, DOING_NEAR)
+                undone = undone if len(undone) == len(answer_kinds.wanted_doing(text)) else []
+            return Gap(left + undone)
         return Gap()
 
     async def _unnamed(

@@ -27,9 +27,11 @@ says what kind of answer it wants, and what was found must give one:
   answers "which room ...?" by placing what the question names, whatever the room's
   name, and any question naming the fact's relation ("which company supplied ...?").
 - **the thing itself** for "is there a ...?", "does the gym have a ...?", "is smoking
-  allowed ...?" and "which vet ...?": the page quoted must name it, or a synonym (answer_checks.SYNONYM_NEAR): a
-  kitchen page with no microwave in it does not say there is one, a pets page names no
-  vet; "how many X" needs a number by the X it names.
+  allowed ...?" and "which vet ...?": the page quoted must name it, or a synonym
+  (answer_checks.SYNONYM_NEAR): a kitchen page with no microwave in it does not say
+  there is one, a pets page names no vet; "how many X" needs a number by the X it names;
+- **the doing** for "can I ...?": a page or a fact about the place that never speaks of
+  smoking does not say whether one may smoke there.
 
 English questions only: the patterns read English.
 """
@@ -43,7 +45,7 @@ from enum import Enum
 from app.core.ask.analysis import HOW_TO, STOP_WORDS
 from app.core.ask.answers import shares_words
 from app.core.ask.chatter import CHATTER
-from app.core.ask.coverage import named_phrases, uncovered, unmet_quantity
+from app.core.ask.coverage import CIRCLE, named_phrases, uncovered, unmet_quantity
 from app.core.graph.graph_results import AskResult
 from app.core.graph.proposal_facts import is_proposal_source
 from app.domain.messages import N_
@@ -319,6 +321,40 @@ def _base(verb: str) -> set[str]:
     return {form for stem in stems for form in (stem, stem + "s", stem + "ed", stem + "d")}
 
 
+# "can I smoke in the fitness room?", "am I allowed to ...", "is it ok to ...": what the
+# member wants to do, which what answers must speak of; where is not it ("in the gym").
+_PERMISSION = re.compile(
+    r"^\s*(?:(?:and|so|but)\s+)?(?:(?:can|could|may)\s+(?!there\b)\w+|"
+    r"(?:am|are)\s+(?:i|we)\s+allowed\s+to|is\s+it\s+(?:ok|okay|allowed|possible)\s+to)\b(.*)$",
+    re.I,
+)
+_PLACE_PHRASE = re.compile(
+    r"\b(?:in|on|at|inside|into|to|near|from|during|after|before)\s+"
+    r"(?:(?:the|a|an|my|our|your)\s+)?[a-z-]+(?:\s+(?!with\b|for\b|and\b)[a-z-]+){0,2}",
+    re.I,
+)
+# Verbs that say nothing of the doing itself: "can my friend come to the gym?"
+_VAGUE = frozenset("come go get have put bring use do make take keep leave let also still".split())
+
+
+def wanted_doing(question: str) -> list[str]:
+    """The words of what a "can I ...?" question wants to do ("smoke", "party" of "have
+    a party"), without where or when, the people it is for and vague verbs."""
+    found = _PERMISSION.match(question)
+    if found is None:
+        return []
+    rest = _PLACE_PHRASE.sub(" ", found.group(1).lower())
+    skip = _NOT_FOCUS | _VAGUE | CIRCLE | STOP_WORDS  # a friend coming along is who
+    words = [w for w in _WORD.findall(rest) if len(w) >= 3 and w not in skip]
+    return list(dict.fromkeys(words))
+
+
+def undone(question: str, texts: Sequence[str]) -> list[str]:
+    """What a "can I ...?" question wants to do, when no text speaks of any of it."""
+    wanted = wanted_doing(question)
+    return wanted if wanted and len(uncovered(wanted, texts, {})) == len(wanted) else []
+
+
 def which_thing(question: str) -> list[str]:
     """The kind of thing "which X ...?" asks for ("which vet is closest?" -> vet)."""
     return [] if focus_words(question, which=False) else focus_words(question)
@@ -335,7 +371,7 @@ def doing_words(question: str) -> list[str]:
 def asked_words(question: str) -> list[str]:
     """Every word the checks here may look up in meaning (embedded with the question)."""
     words = [*attribute_words(question), *focus_words(question), *doing_words(question)]
-    words += thing_asked(question)
+    words += thing_asked(question) + wanted_doing(question)
     if _ASKS_PERSON.match(question):
         words += [w for phrase in named_phrases(question) for w in phrase]
     return list(dict.fromkeys(words))
@@ -363,6 +399,7 @@ def facts_gap(question: str, result: AskResult) -> tuple[list[str], Kind | None]
     left = unmet_quantity(question, texts)  # "how much does a new bike cost?"
     left = left or uncovered([*attribute_words(question), *_done(question)], texts, {})
     left = left or made_left(question, texts[:1])  # the fact the answer leads with
+    left = left or undone(question, texts[:1])  # "can I smoke in the kitchen?"
     if not left and found and not _relation_asked(question, found[0][1]):
         # "what model is our wifi router?": the router's place is no model; "in which room
         # is the library corner?" is answered by where the corner is, whatever its name
