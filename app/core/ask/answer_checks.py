@@ -149,6 +149,11 @@ class AnswerChecks:
                 return gap
             things = [*answer_kinds.thing_asked(text), *answer_kinds.which_thing(text)]
             left = await self._unnamed(things, passages, word_vectors)
+            if answer_kinds.asked_kind(text) is Kind.PERSON:  # the passage quoted speaks
+                # of the doing asked about, or a synonym: "who cleans the reception?" is
+                # not answered by a box emptied there
+                doing = coverage.uncovered(answer_kinds.doing_words(text), texts[:1], {})
+                left += await self._unnamed(doing, passages[:1], word_vectors)
             undone = answer_kinds.undone(text, _same_page(passages))  # "can I smoke in ...?"
             if undone:  # none of the doing on the page, nor a word near one of it
                 undone = await self._unnamed(undone, passages, word_vectors, DOING_NEAR)
@@ -221,10 +226,9 @@ async def _passages_gap(
     # "which vet ...": the page names one, or a synonym (AnswerChecks._unnamed)
     asked = [*answer_kinds.attribute_words(text), *answer_kinds.focus_words(text, which=False)]
     left = coverage.uncovered(list(dict.fromkeys(asked)), same_page, {})
-    if kind is Kind.PERSON:  # the passage quoted speaks of the doing asked about,
-        # and of what it is done to ("who cleans the windows?")
+    if kind is Kind.PERSON:  # the page speaks of what the doing asked about is done to
+        # ("who cleans the windows?"); the doing itself: AnswerChecks.gap
         done_to = [w for phrase in coverage.named_phrases(text) for w in phrase]
-        left += coverage.uncovered(answer_kinds.doing_words(text), texts[:1], {})
         left += coverage.uncovered([w for w in done_to if w not in left], same_page, {})
     if left:  # close in meaning to the passage quoted will do ("spot" for parking)
         vectors = await quoted.get()
