@@ -244,6 +244,19 @@ def test_a_kind_of_thing_is_not_any_thing_of_its_kind(ask: Any) -> None:
     assert christmas["proposals"][0] == 44 and 31 not in christmas["proposals"]
 
 
+def test_where_and_when_are_not_answered_by_a_list_of_proposals(ask: Any) -> None:
+    where, when, topic, closing = ask(
+        "where is the printer",
+        "when does the garden open",
+        "the printer",
+        "when does the printer vote close",
+    )
+    assert where["proposals"] == [] and where["answer"].startswith(NO_ANSWER)
+    assert when["proposals"] == []
+    assert topic["proposals"] == [33]  # a bare topic still lists "Replace the shared printer"
+    assert closing["proposals"] == [33]  # a vote's deadline is a proposal's
+
+
 def test_who_is_asks_for_no_proposer(ask: Any) -> None:
     cleaner, pizza = ask("who is the cleaner", "who proposed the pizza party")
     assert "was proposed by" not in cleaner["answer"]

@@ -60,6 +60,15 @@ WH_QUESTION = re.compile(
 )
 # "the post office", "the supermarket": a thing the question is about, by its article
 NAMED_THING = re.compile(r"\b(?:the|a|an|my|our)\s+(?!proposals?\b|polls?\b)[a-z]{3,}", re.I)
+# Where a thing is, when it opens, how big it is: no list of proposals answers that,
+# whatever proposal shares its words ("where is the printer?" is not #33 "Replace the
+# shared printer"), unless it names proposals, votes or their deadlines.
+ELSEWHERE = re.compile(
+    r"^\s*(?:where|when|what time|until when|how (?:old|tall|big|large|far|long|heavy|loud|"
+    r"often|fast|wide|deep))\b(?!.*\b(?:proposals?|polls?|votes?|voting|ballots?|ideas?|"
+    r"deadlines?|clos(?:e|es|ed|ing)|ends?|decided)\b)",
+    re.I,
+)
 TOPIC_MEANING = 0.3  # a proposal named by a bare topic must also be close in meaning
 LISTING = re.compile(
     r"^\s*(?:which|list|show|find|any|are there|is there|were there|has anyone|did anyone|"
@@ -224,7 +233,8 @@ def decide(
     strongest = max(doc, fact if use_facts and found.own_facts else 0.0)
     topic_only = not DOC_WORDS.search(question) and found.keywords
     asked = QUESTION_WORD.match(question) and found.passages_share_words(question)
-    if topic_only and found.proposal_named and strongest < DOC_STRONG and not (asked or named):
+    listed = topic_only and found.proposal_named and not ELSEWHERE.match(question)
+    if listed and strongest < DOC_STRONG and not (asked or named):
         return Route(
             "proposals",
             N_("a proposal contains every word of it, and no document or fact is clearly about it"),
