@@ -121,6 +121,7 @@ def test_something_found_of_the_wrong_kind_is_no_answer(ask: Any) -> None:
         "can I smoke in the kitchen": "about “smoke”",
         "who cleans the reception": "about “cleans”",  # a box at reception is emptied
         "is the bike cellar free to use": "about “free”",  # a price, or "free", is asked
+        "how much does the treasurer get paid": "about “paid”",  # Bob is, and no pay
         # the pets page speaks of dogs and never counts them; the budget's prices are on
         # another page than the bike storage one
         "How many dogs live in the building?": "What I found gives no number.",
@@ -245,13 +246,15 @@ def test_a_kind_of_thing_is_not_any_thing_of_its_kind(ask: Any) -> None:
 
 
 def test_where_and_when_are_not_answered_by_a_list_of_proposals(ask: Any) -> None:
-    where, when, topic, closing = ask(
+    where, when, topic, closing, made = ask(
         "where is the printer",
         "when does the garden open",
         "the printer",
         "when does the printer vote close",
+        "what is the fridge made of",
     )
     assert where["proposals"] == [] and where["answer"].startswith(NO_ANSWER)
+    assert made["proposals"] == [] and made["answer"].startswith(NO_ANSWER)
     assert when["proposals"] == []
     assert topic["proposals"] == [33]  # a bare topic still lists "Replace the shared printer"
     assert closing["proposals"] == [33]  # a vote's deadline is a proposal's

@@ -81,7 +81,7 @@ QUANTITY = {
     word: re.compile(pattern, re.I)
     for words, pattern in (
         ("long", _TIME),
-        ("cost costs price prices charge charges expensive cheap free", _MONEY),
+        ("cost costs price prices charge charges expensive cheap free paid earn earns", _MONEY),
         ("heavy weigh weighs weight", _WEIGHT),
     )
     for word in words.split()
@@ -189,7 +189,7 @@ def uncovered(
 # A question asking for a price or a weight, by the word that asks ("how much does a new
 # kitchen cost?", "how heavy is the dryer?"): what answers it must give one.
 _ASKS_QUANTITY = re.compile(
-    r"\b(?:how much\b.*\b(cost|costs|price|charge|charges)|how (expensive|cheap)|"
+    r"\b(?:how much\b.*\b(cost|costs|price|charge|charges|paid|earn|earns)|how (expensive|cheap)|"
     r"what (?:does|do|did|will|would) .{1,60}\b(cost)|how (heavy)|(weigh|weighs)\b|"
     r"(cost|costs|charge) (?:anything|money|extra)\b|^\s*(?:is|are)\b.{1,60}\b(free)"
     r"(?: to use| of charge)?\W*$)",
