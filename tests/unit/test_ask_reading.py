@@ -168,3 +168,7 @@ def test_a_stem_finds_its_family_not_a_word_that_starts_alike() -> None:
     assert _Words("Waterproof covers for the bikes").has("water")  # water|proof
     assert _Words("A new election of the board").has("elections")
     assert not _Words("Charging points for electric cars").has("elections")  # elect|ric
+    # a month's name is met only by itself: "marching" is not "apply by March"
+    assert not _Words("The city closes the street if we apply by March.").has("marching")
+    assert _Words("The garden opens in March").has("march")
+    assert _Words("Marching band at the festival").has("march")

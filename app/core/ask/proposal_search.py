@@ -137,16 +137,21 @@ class _Words:
         self.forms: frozenset[str] = frozenset().union(*(_forms(w, language) for w in self.words))
 
     def has(self, term: str) -> bool:
-        # a shared stem of three letters is no match ("wine" and "wind" share "win")
-        shared = _forms(term, self.language) & self.forms
+        # a shared stem of three letters is no match ("wine" and "wind" share "win"), nor
+        # a month's name met by another word ("marching" is not "by March")
+        shared = (_forms(term, self.language) & self.forms) - (_MONTHS - {term})
         if any(len(f) > 3 or f == term or f in self.words for f in shared):
             return True
         stem = _stem(term, self.language)  # "fund" finds "fundraising", not "elect" "electric"
         return len(stem) > MIN_STEM and any(
-            w.startswith(stem) and _continues(w[len(stem) :], self.language) for w in self.words
+            w.startswith(stem) and _continues(w[len(stem) :], self.language)
+            for w in self.words - (_MONTHS - {term})
         )
 
 
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december".split()
+)
 # What may follow a stem in a word of the same family ("elect|ion", "fund|raising").
 _SUFFIXES = frozenset(
     "s es ed d ing er ers or ors ion ions ation ations ment ments al ally ly ity ness able "
