@@ -61,6 +61,10 @@ EXAMPLE_IN_PASSING = 0.25  # closeness to the label that an example in the text 
 # When no proposal contains a word of the topic (nor a near-synonym, nor an example of
 # its category), meaning alone must be clear: "wine" is not the wind-power tariff.
 SEMANTIC_FLOOR_ALONE = 0.45
+# A word of a topic that a proposal found by meaning lacks must have a word this near it
+# there (MiniLM, word to word): "lessons" has "beginners" (0.55) in the Spanish class,
+# "competition" nothing in the potluck dinner (0.46), "cafe" nothing in the office cat.
+WORD_NEAR = 0.5
 SEMANTIC_RATIO = 0.6
 SEMANTIC_RATIO_WITH_WORDS = 0.85
 MIN_STEM = 4
@@ -311,6 +315,7 @@ class ProposalSearch:
         outcome = self._rank(
             terms, candidates, similarity, filtered_total, expansions, any_word,
             labelled, (examples, loosely, rest), category, per_term, language,
+            {t: term_vectors[t] for t in terms if term_vectors and t in term_vectors},
         )  # fmt: skip
         return outcome if meaning else replace(outcome, meaning=False)
 
@@ -327,7 +332,9 @@ class ProposalSearch:
         category: str | None = None,
         per_term: dict[str, list[Expansion]] | None = None,
         language: str = "en",
+        wanted: dict[str, np.ndarray] | None = None,
     ) -> SearchOutcome:
+        """``wanted``: the vectors of the topic's words, each on its own."""
         labelled = labelled or {}
         scored, topics = [], {}
         for proposal in candidates:
@@ -362,6 +369,9 @@ class ProposalSearch:
                 label = 0.0  # "food trucks": about food, but no truck in it
             if close and per_term and not topic and _unmatched_modifier(terms, proposal, language):
                 close = False  # "birthday party": a party, but nothing stands in for birthday
+            far = close and per_term and not (topic or lexical) and self._far(wanted, proposal)
+            if far:
+                close = False  # "cooking competition": the potluck has no word near "competition"
             if not (lexical or close or on_topic or label > 0):
                 continue
             words += lexical
@@ -371,6 +381,15 @@ class ProposalSearch:
             ranked.append(Ranked(proposal, round(score, 4), coverage, sim, topic, label))
         ranked.sort(key=lambda r: (-r.score, -r.proposal.id))
         return SearchOutcome(ranked, len(ranked), filtered_total, words, meaning, as_kind, category)
+
+    def _far(self, wanted: dict[str, np.ndarray] | None, proposal: Proposal) -> bool:
+        """Whether a word of the topic that the proposal lacks has no word near it there
+        (WORD_NEAR): meaning alone found a proposal close to the rest of the topic."""
+        text = _Words(" ".join([proposal.title, proposal.description, *proposal.options]))
+        return any(
+            not text.has(term) and self.vocabulary.closest(vector, text.words) < WORD_NEAR
+            for term, vector in (wanted or {}).items()
+        )
 
     def _means_in(self, language: str) -> bool:
         """Whether the embedding model's closeness means something in ``language``

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,6 +56,11 @@ class Vocabulary:
         """Each word's nearest vocabulary words (``vectors``: the words' own), one read."""
         await self._refresh()
         return {term: self._nearest([term], vector) for term, vector in vectors.items()}
+
+    def closest(self, vector: np.ndarray, words: Iterable[str]) -> float:
+        """How near the nearest of ``words`` (those of the vocabulary) is to ``vector``."""
+        known = [self._vectors[w] for w in words if w in self._vectors]
+        return float(np.max(np.stack(known) @ vector)) if known else 0.0
 
     async def expand(self, terms: list[str], embedding: np.ndarray) -> list[Expansion]:
         """The vocabulary words nearest to the topic (``embedding`` is the topic's)."""
