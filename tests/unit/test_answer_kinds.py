@@ -19,6 +19,8 @@ def test_the_kind_asked_for() -> None:
     assert kinds.asked_kind("who founded the hub") is Kind.PERSON
     assert kinds.asked_kind("what is the deposit") is None
     assert kinds.asked_kind("how does parking work") is None
+    assert kinds.asked_kind("green committee meeting day") is Kind.TIME  # a keyword query
+    assert kinds.asked_kind("green committee meeting room") is None
 
 
 def test_facts_give_a_time_a_place_a_number_or_someone() -> None:

@@ -45,7 +45,13 @@ from enum import Enum
 from app.core.ask.analysis import HOW_TO, STOP_WORDS
 from app.core.ask.answers import shares_words
 from app.core.ask.chatter import CHATTER
-from app.core.ask.coverage import CIRCLE, named_phrases, uncovered, unmet_quantity
+from app.core.ask.coverage import (
+    CIRCLE,
+    keyword_query,
+    named_phrases,
+    uncovered,
+    unmet_quantity,
+)
 from app.core.graph.graph_results import AskResult
 from app.core.graph.proposal_facts import is_proposal_source
 from app.domain.messages import N_
@@ -72,6 +78,7 @@ class Kind(Enum):
 _ASKS_TIME = re.compile(
     r"^\s*(?:(?:and|so|but)\s+)?(?:when\b|how often\b|what (?:time|day|date)\b)", re.I
 )
+_TIME_ASKED = re.compile(r"\b(?:day|days|date|dates|time|times|when|schedule)\b", re.I)
 _ASKS_PLACE = re.compile(
     r"^\s*(?:(?:and|so|but)\s+)?(?:where\b|in which (?:room|place|building)\b)", re.I
 )
@@ -165,10 +172,11 @@ _NOT_FOCUS = (
 
 
 def asked_kind(question: str) -> Kind | None:
-    """The kind of answer the question's form asks for, if it asks for one."""
+    """The kind of answer the question's form asks for, if it asks for one ("green
+    committee meeting day": a keyword query naming a time asks for one)."""
     if _ASKS_NUMBER.search(question):
         return Kind.NUMBER
-    if _ASKS_TIME.match(question):
+    if _ASKS_TIME.match(question) or (keyword_query(question) and _TIME_ASKED.search(question)):
         return Kind.TIME
     if _ASKS_PLACE.match(question):
         return Kind.PLACE
