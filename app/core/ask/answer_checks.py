@@ -119,7 +119,10 @@ class AnswerChecks:
         ``asked``: its content words; both embedded in ``word_vectors``)."""
         passages, facts = found.passages, found.facts
         quoted = _QuotedVector(self.vectors, passages)
-        missing = await _uncovered(route, passages, facts, entries, named, word_vectors, tr, quoted)
+        missing = await _uncovered(
+            route, passages, facts, entries, named, word_vectors, tr, quoted,
+            coverage.keyword_query(text),
+        )  # fmt: skip
         documents = route.source == "documents"
         if not missing and documents and named:  # near in meaning, and a synonym too:
             # "the orchestra" is near the music rehearsal rules, and no word of them
@@ -251,6 +254,7 @@ async def _uncovered(
     word_vectors: dict[str, np.ndarray],
     tr: Translator,
     quoted: _QuotedVector,
+    keyword: bool = False,
 ) -> list[str]:
     """What the question names that what would answer it is not about ("my boat"
     near the parking policy); passages are compared in meaning too (coverage)."""
@@ -258,7 +262,8 @@ async def _uncovered(
         return []
     vectors: list[np.ndarray] = []
     if route.source == "documents":
-        answers = [h.content for h in passages]
+        # a keyword query's words, on the page quoted: "cat food" is not pets + kitchen
+        answers = _same_page(passages) if keyword else [h.content for h in passages]
         vectors = await quoted.get()  # in meaning, the passage the answer quotes
     elif route.source == "facts" and facts is not None:
         answers = [f"{s.fact.subject} {s.fact.predicate} {s.fact.object}"
