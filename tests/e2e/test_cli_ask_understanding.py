@@ -123,6 +123,7 @@ def test_something_found_of_the_wrong_kind_is_no_answer(ask: Any) -> None:
         "is the bike cellar free to use": "about “free”",  # a price, or "free", is asked
         "how much does the treasurer get paid": "about “paid”",  # Bob is, and no pay
         "cat food": "about “food”",  # a keyword query's words are on one page: pets, not kitchen
+        "how do solar panels work": "What I found does not say how to do it.",  # a supplier
         # the pets page speaks of dogs and never counts them; the budget's prices are on
         # another page than the bike storage one
         "How many dogs live in the building?": "What I found gives no number.",

@@ -78,6 +78,7 @@ class Kind(Enum):
 _ASKS_TIME = re.compile(
     r"^\s*(?:(?:and|so|but)\s+)?(?:when\b|how often\b|what (?:time|day|date)\b)", re.I
 )
+_HOW_IT_WORKS = re.compile(r"^\s*how (?:does|do|did) .+ work\b", re.I)  # "... solar panels work"
 _TIME_ASKED = re.compile(r"\b(?:day|days|date|dates|time|times|when|schedule)\b", re.I)
 _ASKS_PLACE = re.compile(
     r"^\s*(?:(?:and|so|but)\s+)?(?:where\b|in which (?:room|place|building)\b)", re.I
@@ -401,7 +402,8 @@ def facts_gap(question: str, result: AskResult) -> tuple[list[str], Kind | None]
     kind = asked_kind(question)
     if kind is not None and not facts_give(kind, found):
         return [], kind
-    if HOW_TO.match(question) and not any(_relation_asked(question, p) for _, p, _ in found):
+    how = HOW_TO.match(question) or _HOW_IT_WORKS.match(question)
+    if how and not any(_relation_asked(question, p) for _, p, _ in found):
         return [], Kind.STEPS  # "how do I reset the router?": where it is is no procedure
     texts = [" ".join(f) for f in found]
     left = unmet_quantity(question, texts)  # "how much does a new bike cost?"
