@@ -251,13 +251,17 @@ def test_a_kind_of_thing_is_not_any_thing_of_its_kind(ask: Any) -> None:
 
 
 def test_where_and_when_are_not_answered_by_a_list_of_proposals(ask: Any) -> None:
-    where, when, topic, closing, made = ask(
+    where, when, topic, closing, made, teaches, proposed = ask(
         "where is the printer",
         "when does the garden open",
         "the printer",
         "when does the printer vote close",
         "what is the fridge made of",
+        "who teaches the yoga class",
+        "who proposed the yoga class",
     )
+    assert teaches["proposals"] == []  # the proposal says who proposed it, not who teaches
+    assert proposed["proposals"] == [47]
     assert where["proposals"] == [] and where["answer"].startswith(NO_ANSWER)
     assert made["proposals"] == [] and made["answer"].startswith(NO_ANSWER)
     assert when["proposals"] == []

@@ -20,6 +20,7 @@ def test_the_kind_asked_for() -> None:
     assert kinds.asked_kind("what is the deposit") is None
     assert kinds.asked_kind("how does parking work") is None
     assert kinds.asked_kind("green committee meeting day") is Kind.TIME  # a keyword query
+    assert kinds.asked_kind("which day does the cleaning company come") is Kind.TIME
     assert kinds.asked_kind("green committee meeting room") is None
 
 

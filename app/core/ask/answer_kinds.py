@@ -76,7 +76,9 @@ class Kind(Enum):
 
 
 _ASKS_TIME = re.compile(
-    r"^\s*(?:(?:and|so|but)\s+)?(?:when\b|how often\b|what (?:time|day|date)\b)", re.I
+    r"^\s*(?:(?:and|so|but)\s+)?(?:when\b|how often\b|(?:what|which) (?:time|day|date)\b|"
+    r"(?:on )?which (?:days?|weekdays?|dates?|months?|evenings?|mornings?)\b)",
+    re.I,
 )
 _HOW_IT_WORKS = re.compile(r"^\s*how (?:does|do|did) .+ work\b", re.I)  # "... solar panels work"
 _TIME_ASKED = re.compile(r"\b(?:day|days|date|dates|time|times|when|schedule)\b", re.I)

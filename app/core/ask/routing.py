@@ -65,7 +65,8 @@ NAMED_THING = re.compile(r"\b(?:the|a|an|my|our)\s+(?!proposals?\b|polls?\b)[a-z
 # shared printer"), unless it names proposals, votes or their deadlines.
 ELSEWHERE = re.compile(
     r"^\s*(?:where|when|what time|until when|how (?:old|tall|big|large|far|long|heavy|loud|"
-    r"often|fast|wide|deep)|what (?:colou?r|material|brand|model|size)|.*\bmade (?:of|from)\b)"
+    r"often|fast|wide|deep)|what (?:colou?r|material|brand|model|size)|.*\bmade (?:of|from)\b|"
+    r"who(?!.*\b(?:propos\w*|suggest\w*|submit\w*|start\w*|creat\w*|voted|want\w*)\b))"
     r"\b(?!.*\b(?:proposals?|polls?|votes?|voting|ballots?|ideas?|"
     r"deadlines?|clos(?:e|es|ed|ing)|ends?|decided)\b)",
     re.I,
