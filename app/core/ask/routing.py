@@ -60,15 +60,17 @@ WH_QUESTION = re.compile(
 )
 # "the post office", "the supermarket": a thing the question is about, by its article
 NAMED_THING = re.compile(r"\b(?:the|a|an|my|our)\s+(?!proposals?\b|polls?\b)[a-z]{3,}", re.I)
-# Where a thing is, when it opens, how big it is: no list of proposals answers that,
-# whatever proposal shares its words ("where is the printer?" is not #33 "Replace the
-# shared printer"), unless it names proposals, votes or their deadlines.
+# When a thing opens, how big it is, what it is made of, who does something to it: no list
+# of proposals answers that, whatever proposal shares its words ("who teaches the yoga
+# class?" is not #47, which says who proposed it), unless it names proposals, votes or
+# their deadlines. "When is the pizza party?" may be: the proposal chose its date.
 ELSEWHERE = re.compile(
-    r"^\s*(?:where|when|what time|until when|how (?:old|tall|big|large|far|long|heavy|loud|"
-    r"often|fast|wide|deep)|what (?:colou?r|material|brand|model|size)|.*\bmade (?:of|from)\b|"
+    r"^\s*(?:(?:when|what time|until when) (?:does|do|is|are) .+\b(?:open|opens|close|closes)\b|"
+    r"how (?:old|tall|big|large|far|long|heavy|loud|often|fast|wide|deep)|"
+    r"what (?:colou?r|material|brand|model|size)|.*\bmade (?:of|from)\b|"
     r"who(?!.*\b(?:propos\w*|suggest\w*|submit\w*|start\w*|creat\w*|voted|want\w*)\b))"
     r"\b(?!.*\b(?:proposals?|polls?|votes?|voting|ballots?|ideas?|"
-    r"deadlines?|clos(?:e|es|ed|ing)|ends?|decided)\b)",
+    r"deadlines?|closing|ends?|decided)\b)",
     re.I,
 )
 TOPIC_MEANING = 0.3  # a proposal named by a bare topic must also be close in meaning
