@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from app.core.ask import answer_kinds as kinds
+from app.core.ask import things_asked as things
 from app.core.ask.answer_kinds import Kind
 from app.core.ask.coverage import uncovered
 
@@ -39,15 +40,15 @@ def test_facts_give_a_time_a_place_a_number_or_someone() -> None:
 
 
 def test_the_thing_asked_to_exist() -> None:
-    assert kinds.thing_asked("Is there a microwave in the shared kitchen?") == ["microwave"]
-    assert kinds.thing_asked("are there any lockers for bikes") == ["lockers"]
-    assert kinds.thing_asked("does the gym have a treadmill") == ["treadmill"]
-    assert kinds.thing_asked("is there a height limit for vans") == ["height", "limit"]
-    assert kinds.thing_asked("do we have to bring our own detergent") == []  # no article
-    assert kinds.thing_asked("is there a place to lock my bike") == []  # no thing named
-    assert kinds.thing_asked("when is the sauna heated") == []
-    assert kinds.thing_asked("is smoking allowed in the lounge") == ["smoking"]
-    assert kinds.thing_asked("is it allowed to park here") == []
+    assert things.thing_asked("Is there a microwave in the shared kitchen?") == ["microwave"]
+    assert things.thing_asked("are there any lockers for bikes") == ["lockers"]
+    assert things.thing_asked("does the gym have a treadmill") == ["treadmill"]
+    assert things.thing_asked("is there a height limit for vans") == ["height", "limit"]
+    assert things.thing_asked("do we have to bring our own detergent") == []  # no article
+    assert things.thing_asked("is there a place to lock my bike") == []  # no thing named
+    assert things.thing_asked("when is the sauna heated") == []
+    assert things.thing_asked("is smoking allowed in the lounge") == ["smoking"]
+    assert things.thing_asked("is it allowed to park here") == []
 
 
 def test_which_thing() -> None:
@@ -59,36 +60,36 @@ def test_which_thing() -> None:
 
 def test_how_many_needs_a_number_by_the_thing_counted() -> None:
     pets = ["Dogs and cats are welcome in the flats. Dogs must be kept on a leash."]
-    assert kinds.uncounted("How many dogs live in the building?", pets)
+    assert things.uncounted("How many dogs live in the building?", pets)
     permits = ["Each household can request up to 4 visitor permits per month."]
-    assert not kinds.uncounted("how many visitor permits can we get", permits)
-    assert not kinds.uncounted("how many bikes may I store", ["Each member may store two bikes."])
+    assert not things.uncounted("how many visitor permits can we get", permits)
+    assert not things.uncounted("how many bikes may I store", ["Each member may store two bikes."])
     # a page that does not name the thing is left to the other checks
-    assert not kinds.uncounted("how many ppl need to vote", ["at least ten members voted"])
-    assert not kinds.uncounted("how do dogs get in", pets)
+    assert not things.uncounted("how many ppl need to vote", ["at least ten members voted"])
+    assert not things.uncounted("how do dogs get in", pets)
 
 
 def test_making_and_owning_need_their_own_verb() -> None:
-    assert kinds.made_left("who built the lounge", ["Events Team meets in Lounge"]) == ["built"]
+    assert things.made_left("who built the lounge", ["Events Team meets in Lounge"]) == ["built"]
     page = ["The car park behind the building has 24 spaces."]
-    assert kinds.made_left("when was the car park built", page) == ["built"]
-    assert kinds.made_left("who paid for the terrace", ["Terrace managed by Events Team"])
-    assert not kinds.made_left("when do I pay my fees", ["Pay by bank transfer by the 5th."])
-    assert not kinds.made_left("when was the hub founded", ["Linden Street Hub founded in 2019"])
-    assert not kinds.made_left("who manages the garden", ["Garden managed by Green Committee"])
-    assert not kinds.made_left("how do I build a shelf", ["Tools are in the blue cabinet."])
+    assert things.made_left("when was the car park built", page) == ["built"]
+    assert things.made_left("who paid for the terrace", ["Terrace managed by Events Team"])
+    assert not things.made_left("when do I pay my fees", ["Pay by bank transfer by the 5th."])
+    assert not things.made_left("when was the hub founded", ["Linden Street Hub founded in 2019"])
+    assert not things.made_left("who manages the garden", ["Garden managed by Green Committee"])
+    assert not things.made_left("how do I build a shelf", ["Tools are in the blue cabinet."])
 
 
 def test_what_a_member_wants_to_do() -> None:
-    assert kinds.wanted_doing("can I smoke in the fitness room") == ["smoke"]
-    assert kinds.wanted_doing("can I have a party in the laundry room") == ["party"]
-    assert kinds.wanted_doing("can I cook salmon at lunchtime") == ["cook", "salmon"]
-    assert kinds.wanted_doing("can my friend come to the gym with me") == []  # who, vague verb
-    assert kinds.wanted_doing("is it ok to park here") == ["park"]
-    assert kinds.wanted_doing("where can I park") == []
+    assert things.wanted_doing("can I smoke in the fitness room") == ["smoke"]
+    assert things.wanted_doing("can I have a party in the laundry room") == ["party"]
+    assert things.wanted_doing("can I cook salmon at lunchtime") == ["cook", "salmon"]
+    assert things.wanted_doing("can my friend come to the gym with me") == []  # who, vague verb
+    assert things.wanted_doing("is it ok to park here") == ["park"]
+    assert things.wanted_doing("where can I park") == []
     pets = ["If you want to bring your dog on a co-working day, it can stay with you."]
-    assert not kinds.undone("can I bring my dog to the office", pets)
-    assert kinds.undone("can I smoke in the office", pets) == ["smoke"]
+    assert not things.undone("can I bring my dog to the office", pets)
+    assert things.undone("can I smoke in the office", pets) == ["smoke"]
 
 
 def test_a_measure_needs_its_unit() -> None:

@@ -6,6 +6,8 @@
 - ``proposal_search``: proposals inside the filters, by words, meaning and topic.
 - ``topics``: the community's vocabulary, which widens a topic with its nearest words.
 - ``answers`` / ``knowledge_answers``: the text of proposal, document and fact answers.
+- ``answer_checks``: whether what was found answers, with ``coverage`` (what the question
+  names), ``answer_kinds`` (the kind of answer), ``things_asked`` and ``fact_gaps``.
 - ``models``: the filters and response every front door shares.
 
 Kept free of imports so that ``app.services.llm`` can use ``analysis`` without a cycle.

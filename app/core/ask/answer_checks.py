@@ -9,7 +9,8 @@ missing:
 - a loosely matching passage covers the rest of the question's words when they pull
   away from it ("what do dogs eat?"), and gives the price or weight asked for: coverage;
 - it is the kind of answer the question asks for (a time, a place, a number, someone,
-  the attribute named, the thing asked to exist): answer_kinds.
+  the attribute named: answer_kinds), and speaks of the thing asked to exist, the count,
+  the verb or the doing asked about (things_asked; for facts, fact_gaps).
 
 The gap found is said in the "nothing found" answer, so a member sees why.
 """
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app.core.ask import answer_kinds, coverage, routing
+from app.core.ask import answer_kinds, coverage, fact_gaps, routing, things_asked
 from app.core.ask import answers as say
 from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS
 from app.core.ask.answer_kinds import ATTRIBUTE_NEAR, Kind
@@ -140,7 +141,7 @@ class AnswerChecks:
         if missing or not english:
             return Gap(missing, [w for w in missing if w in named])
         if route.source == "facts" and facts is not None:
-            left, kind = answer_kinds.facts_gap(text, facts)
+            left, kind = fact_gaps.facts_gap(text, facts)
             return Gap(left, kind=kind)
         if documents and passages:
             texts = [h.content for h in passages[: coverage.PASSAGES_READ]]
@@ -150,17 +151,17 @@ class AnswerChecks:
             gap = await _passages_gap(text, passages, word_vectors, quoted)
             if gap:
                 return gap
-            things = [*answer_kinds.thing_asked(text), *answer_kinds.which_thing(text)]
+            things = [*things_asked.thing_asked(text), *answer_kinds.which_thing(text)]
             left = await self._unnamed(things, passages, word_vectors)
             if answer_kinds.asked_kind(text) is Kind.PERSON:  # the passage quoted speaks
                 # of the doing asked about, or a synonym: "who cleans the reception?" is
                 # not answered by a box emptied there
                 doing = coverage.uncovered(answer_kinds.doing_words(text), texts[:1], {})
                 left += await self._unnamed(doing, passages[:1], word_vectors)
-            undone = answer_kinds.undone(text, _same_page(passages))  # "can I smoke in ...?"
+            undone = things_asked.undone(text, _same_page(passages))  # "can I smoke in ...?"
             if undone:  # none of the doing on the page, nor a word near one of it
                 undone = await self._unnamed(undone, passages, word_vectors, DOING_NEAR)
-                undone = undone if len(undone) == len(answer_kinds.wanted_doing(text)) else []
+                undone = undone if len(undone) == len(things_asked.wanted_doing(text)) else []
             return Gap(left + undone)
         return Gap()
 
@@ -221,9 +222,9 @@ async def _passages_gap(
     # the document quoted (its passages found) gives what is asked: "the phone number
     # for reception" is not in the keys page because the noise page mentions phones
     same_page = _same_page(passages)
-    if answer_kinds.uncounted(text, same_page):  # the dogs of the pets page, never counted
+    if things_asked.uncounted(text, same_page):  # the dogs of the pets page, never counted
         return Gap(kind=Kind.NUMBER)
-    made = answer_kinds.made_left(text, same_page)  # "who built the rehearsal room?"
+    made = things_asked.made_left(text, same_page)  # "who built the rehearsal room?"
     if made:
         return Gap(made)
     # "which vet ...": the page names one, or a synonym (AnswerChecks._unnamed)

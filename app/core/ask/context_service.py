@@ -25,15 +25,15 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 
+from app.core.ask import answers as say
 from app.core.ask import (
-    answer_kinds,
     coverage,
     fact_paths,
     knowledge_answers,
     routing,
+    things_asked,
     topic_phrase,
 )
-from app.core.ask import answers as say
 from app.core.ask.analysis import HOW_TO, INTENT_PROPOSALS, AskAnalysis
 from app.core.ask.answer_checks import AnswerChecks
 from app.core.ask.coverage import subjects
@@ -306,7 +306,7 @@ class ContextService:
         )
         terms = keyword_terms(keywords) if listing else []
         terms = [t for t in terms if t not in named] if 1 < len(terms) <= TERMS_APART else []
-        owned = answer_kinds.asked_words(text) if asked else []  # "Greta's phone number"
+        owned = things_asked.asked_words(text) if asked else []  # "Greta's phone number"
         words = list(dict.fromkeys([*named, *asked, *terms, *owned]))
         fresh = [w for w in words if w not in self._word_vectors]  # words recur: kept
         query = keywords if listing and keywords else text
