@@ -181,7 +181,7 @@ def _same_time(got: str | None, expected: str | None) -> bool:
 def test_probe_sets(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
     probes = [question for name in PROBE_FILES for question in _load(name)]
     held_out = {q["question"].lower() for q in _load("gold_heldout.jsonl")}
-    assert len(probes) >= 910 and not {q["question"].lower() for q in probes} & held_out
+    assert len(probes) >= 950 and not {q["question"].lower() for q in probes} & held_out
     assert main(["seed", str(HERE / "fixture.json")]) == 0
     capsys.readouterr()
     report = _run(env, capsys, probes)
