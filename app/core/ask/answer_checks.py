@@ -156,7 +156,7 @@ class AnswerChecks:
             if answer_kinds.asked_kind(text) is Kind.PERSON:  # the passage quoted speaks
                 # of the doing asked about, or a synonym: "who cleans the reception?" is
                 # not answered by a box emptied there
-                doing = coverage.uncovered(answer_kinds.doing_words(text), texts[:1], {})
+                doing = answer_kinds.doing_words(text)
                 left += await self._unnamed(doing, passages[:1], word_vectors)
             undone = things_asked.undone(text, _same_page(passages))  # "can I smoke in ...?"
             if undone:  # none of the doing on the page, nor a word near one of it
@@ -172,15 +172,15 @@ class AnswerChecks:
         word_vectors: dict[str, np.ndarray],
         near: float = SYNONYM_NEAR,
     ) -> list[str]:
-        """The thing a question asks exists ("is there a microwave?") or asks which one
-        ("which vet ...?") when the page quoted names neither it nor a synonym
-        (SYNONYM_NEAR to one of its words: "gym" is the fitness room; a treadmill is not
-        "machines", nor a vet "pets")."""
+        """The words of ``things`` that the page quoted contains in no form and has no
+        word ``near`` in meaning to (word to word, SYNONYM_NEAR by default: "gym" is the
+        fitness room; a treadmill is not "machines", nor a vet "pets"). Its words are
+        embedded once and kept (PAGE_WORDS_KEPT)."""
         page = _same_page(passages)
         left = coverage.uncovered(things, page, {})
-        if not left:
-            return []
         words = sorted({w for t in page for w in _WORDS.findall(t.lower()) if len(w) >= 3})
+        if not left or not words:
+            return left
         fresh = [w for w in words if w not in self._page_words]
         if fresh:
             if len(self._page_words) + len(fresh) > PAGE_WORDS_KEPT:

@@ -38,9 +38,7 @@ from collections.abc import Sequence
 from enum import Enum
 
 from app.core.ask.chatter import CHATTER
-from app.core.ask.coverage import (
-    keyword_query,
-)
+from app.core.ask.coverage import QUANTITY, keyword_query
 from app.domain.messages import N_
 
 # Cosine of a word alone to the passage quoted (MiniLM, int8): "spot" is this close to the
@@ -99,10 +97,9 @@ _MEASURES = {
         ("far", rf"\b{_N}(?:{_SIZE}|{_SPAN}|\s*miles?\b)"),  # "three days in advance"
         ("fast", r"\d\s*(?:mbit|mb/s|mbps|gbit|kbit|km/h|kmh|mph)"),
         ("loud", r"\d\s*(?:db|decibels?)\b"),
-        ("heavy", r"\d\s*(?:kg|g|kilos?|kilograms?|grams?|tonnes?|tons?|lbs?)\b"),
     )
     for word in words.split()
-}
+} | {"heavy": QUANTITY["heavy"]}  # a weight, as coverage reads one
 _MONTHS = (
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec"
