@@ -171,10 +171,15 @@ def _continues(rest: str, language: str) -> bool:
     return rest in _SUFFIXES or (len(rest) >= COMPOUND_PART and rest in model_words())
 
 
+def _body(proposal: Proposal, language: str = "en") -> _Words:
+    """The words of a proposal's title, description and options."""
+    return _Words(" ".join([proposal.title, proposal.description, *proposal.options]), language)
+
+
 def _coverage(terms: Sequence[str], proposal: Proposal, language: str = "en") -> tuple[float, bool]:
     """(share of terms found anywhere, whether any is in the title)."""
     title = _Words(proposal.title, language)
-    body = _Words(" ".join([proposal.title, proposal.description, *proposal.options]), language)
+    body = _body(proposal, language)
     found = [t for t in terms if body.has(t)]
     in_title = any(title.has(t) for t in found)
     return (len(found) / len(terms) if terms else 0.0), in_title
@@ -184,14 +189,14 @@ def _topic(expansions: Sequence[Expansion], proposal: Proposal) -> float:
     """How close the nearest topic word found in the proposal is to the topic (0: none)."""
     if not expansions:
         return 0.0
-    text = _Words(" ".join([proposal.title, proposal.description, *proposal.options]))
+    text = _body(proposal)
     return max((e.closeness for e in expansions if text.has(e.word)), default=0.0)
 
 
 def _has_all(terms: Sequence[str], proposal: Proposal) -> bool:
     if not terms:
         return True
-    text = _Words(" ".join([proposal.title, proposal.description, *proposal.options]))
+    text = _body(proposal)
     return all(text.has(t) for t in terms)
 
 
@@ -199,7 +204,7 @@ def _unmatched_modifier(terms: Sequence[str], proposal: Proposal, language: str)
     """Whether a word of the topic that the proposal lacks comes before one it contains:
     a "birthday party" is a kind of party, so a party proposal close in meaning is not
     about it, while "Spanish lessons" may be a Spanish class."""
-    text = _Words(" ".join([proposal.title, proposal.description, *proposal.options]), language)
+    text = _body(proposal, language)
     found = [text.has(t) for t in terms]
     return any(found) and not found[0]
 
@@ -214,7 +219,7 @@ def _example(examples: Sequence[str], loosely: set[int], proposal: Proposal) -> 
         return True
     if proposal.id not in loosely:
         return False
-    text = _Words(" ".join([proposal.title, proposal.description, *proposal.options]))
+    text = _body(proposal)
     return any(all(text.has(w) for w in term.split()) for term in examples)
 
 
@@ -223,7 +228,7 @@ def _stand_in(
 ) -> float:
     """How close the words standing in for the missing terms are (0: some term has no
     stand-in, or every term is missing): "holiday party" for "christmas party"."""
-    text = _Words(" ".join([proposal.title, proposal.description, *proposal.options]))
+    text = _body(proposal)
     missing = [t for t in terms if not text.has(t)]
     if not missing or len(missing) == len(terms):
         return 0.0
@@ -385,7 +390,7 @@ class ProposalSearch:
     def _far(self, wanted: dict[str, np.ndarray] | None, proposal: Proposal) -> bool:
         """Whether a word of the topic that the proposal lacks has no word near it there
         (WORD_NEAR): meaning alone found a proposal close to the rest of the topic."""
-        text = _Words(" ".join([proposal.title, proposal.description, *proposal.options]))
+        text = _body(proposal)
         return any(
             not text.has(term) and self.vocabulary.closest(vector, text.words) < WORD_NEAR
             for term, vector in (wanted or {}).items()
