@@ -25,7 +25,8 @@ logger = logging.getLogger(__name__)
 
 PROPOSALS = "proposals_content"
 CHUNKS = "document_chunks"
-COLLECTIONS = (PROPOSALS, CHUNKS)
+WORDS = "document_words"  # each word of the documents, by itself (id: the word)
+COLLECTIONS = (PROPOSALS, CHUNKS, WORDS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,6 +66,42 @@ def test_a_word_we_never_use_needs_a_synonym_on_the_page(ask: Any) -> None:
     assert clothes["answer"].startswith("According to “Laundry room”")
 
 
+def test_a_page_s_words_are_read_from_the_index_not_embedded_again(
+    ask: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The synonym checks compare a question's word with the quoted page's words; those
+    were embedded when the document was imported (the index's words collection), so the
+    checks make no model call: a question's one embedding stays its only one."""
+    from app.core.ask.answer_checks import AnswerChecks
+    from app.services.vector_db_service import VectorDBService
+
+    checking: list[bool] = []
+    calls_in_checks: list[int] = []
+    embed, gap = VectorDBService.embed, AnswerChecks.gap
+
+    async def counted(self: VectorDBService, texts: Any) -> Any:
+        if checking:
+            calls_in_checks.append(len(texts))
+        return await embed(self, texts)
+
+    async def watched(self: AnswerChecks, *args: Any, **kwargs: Any) -> Any:
+        checking.append(True)
+        try:
+            return await gap(self, *args, **kwargs)
+        finally:
+            checking.pop()
+
+    monkeypatch.setattr(VectorDBService, "embed", counted)
+    monkeypatch.setattr(AnswerChecks, "gap", watched)
+    treadmill, gym, orchestra = ask(
+        "does the fitness room have a treadmill", "is there a gym?", "where does the orchestra meet"
+    )
+    assert "about “treadmill”" in treadmill["answer"]  # the page's words were compared
+    assert gym["answer"].startswith("According to “Fitness room”")  # "fitness" is a synonym
+    assert "about “orchestra”" in orchestra["answer"]
+    assert calls_in_checks == []
+
+
 def test_fact_paths_from_loose_names(ask: Any) -> None:
     meet, floor, keys = ask(
         "where does the committee that manages the garden meet?",

@@ -31,8 +31,8 @@ from app.core.ask.models import DocumentHit
 from app.core.graph.graph_results import AskResult
 from app.core.graph.proposal_facts import is_proposal_source
 from app.i18n import Translator
-from app.nlp.key_terms import normalize
-from app.services.vector_db_service import CHUNKS, VectorDBService
+from app.nlp.key_terms import normalize, page_words
+from app.services.vector_db_service import CHUNKS, WORDS, VectorDBService
 
 _WORDS = re.compile(r"[a-z0-9]+")
 # Cosine of two words alone (MiniLM, int8) that makes one stand for the other: "gym" and
@@ -165,6 +165,24 @@ class AnswerChecks:
             return Gap(left + undone)
         return Gap()
 
+    async def _read_words(self, words: list[str]) -> None:
+        """Keep the vectors of ``words``: from the index, where documents' words are
+        embedded when they are imported; a word it lacks (a page indexed before) is
+        embedded here and stored for the next question."""
+        fresh = [w for w in words if w not in self._page_words]
+        if not fresh:
+            return
+        if len(self._page_words) + len(fresh) > PAGE_WORDS_KEPT:
+            self._page_words.clear()
+        self._page_words.update(await self.vectors.vectors(WORDS, fresh))
+        unknown = [w for w in fresh if w not in self._page_words]
+        if unknown:
+            vectors = await self.vectors.embed(unknown)
+            self._page_words.update(zip(unknown, vectors, strict=True))
+            await self.vectors.upsert(
+                WORDS, unknown, unknown, [{"kind": "word"}] * len(unknown), vectors
+            )
+
     async def _unnamed(
         self,
         things: list[str],
@@ -178,14 +196,10 @@ class AnswerChecks:
         embedded once and kept (PAGE_WORDS_KEPT)."""
         page = _same_page(passages)
         left = coverage.uncovered(things, page, {})
-        words = sorted({w for t in page for w in _WORDS.findall(t.lower()) if len(w) >= 3})
+        words = sorted({w for text in page for w in page_words(text)})
         if not left or not words:
             return left
-        fresh = [w for w in words if w not in self._page_words]
-        if fresh:
-            if len(self._page_words) + len(fresh) > PAGE_WORDS_KEPT:
-                self._page_words.clear()
-            self._page_words.update(zip(fresh, await self.vectors.embed(fresh), strict=True))
+        await self._read_words(words)
         matrix = np.stack([self._page_words[w] for w in words])
         closest = {w: float(np.max(matrix @ word_vectors[w])) for w in left if w in word_vectors}
         return [w for w in left if closest.get(w, 0.0) < near]

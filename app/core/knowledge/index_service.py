@@ -14,10 +14,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from app.domain.models import Proposal
+from app.nlp.key_terms import page_words
 from app.persistence.database import Database
 from app.persistence.repositories.documents import DocumentRepository
 from app.persistence.repositories.proposals import ProposalRepository
-from app.services.vector_db_service import CHUNKS, PROPOSALS, VectorDBService
+from app.services.vector_db_service import CHUNKS, PROPOSALS, WORDS, VectorDBService
 
 logger = logging.getLogger(__name__)
 
@@ -121,6 +122,7 @@ class IndexService:
                     for c, d in pending
                 ],
             )
+            await self.index_words([c.content for c, _ in pending])
             async with self.db.transaction() as session:
                 await DocumentRepository(session).mark_indexed([c.id for c, _ in pending])
             done += len(pending)
@@ -128,6 +130,16 @@ class IndexService:
                 progress(len(pending), 0)
             if len(pending) < BATCH:
                 return done
+
+    async def index_words(self, texts: Sequence[str]) -> int:
+        """Embed the words of ``texts`` the index does not have yet, each by itself: /ask
+        reads a page's words from there to find a synonym of a question's word."""
+        words = sorted({w for text in texts for w in page_words(text)})
+        if not words:
+            return 0
+        missing = [w for w in words if w not in await self.vectors.documents(WORDS, words)]
+        await self.vectors.upsert(WORDS, missing, missing, [{"kind": "word"}] * len(missing))
+        return len(missing)
 
     async def chunks_changed(self) -> None:
         try:
