@@ -53,6 +53,7 @@ class IndexService:
     def __init__(self, db: Database, vectors: VectorDBService) -> None:
         self.db = db
         self.vectors = vectors
+        self._words: set[str] | None = None  # the words collection's ids, read once
 
     async def proposals_changed(self, ids: Sequence[int]) -> None:
         """Best effort after a commit; what fails now, reconcile() catches up later."""
@@ -134,11 +135,11 @@ class IndexService:
     async def index_words(self, texts: Sequence[str]) -> int:
         """Embed the words of ``texts`` the index does not have yet, each by itself: /ask
         reads a page's words from there to find a synonym of a question's word."""
-        words = sorted({w for text in texts for w in page_words(text)})
-        if not words:
-            return 0
-        missing = [w for w in words if w not in await self.vectors.documents(WORDS, words)]
+        if self._words is None:  # read once: asking the index per batch is slow
+            self._words = await self.vectors.all_ids(WORDS)
+        missing = sorted({w for text in texts for w in page_words(text)} - self._words)
         await self.vectors.upsert(WORDS, missing, missing, [{"kind": "word"}] * len(missing))
+        self._words.update(missing)
         return len(missing)
 
     async def chunks_changed(self) -> None:
@@ -161,6 +162,7 @@ class IndexService:
             async with self.db.transaction() as session:
                 await DocumentRepository(session).mark_all_unindexed()
             self.vectors.rebuilt.clear()
+            self._words = None
         proposals = await self._index_proposals(None)
         chunks = await self.index_pending_chunks()
         async with self.db.transaction() as session:
@@ -183,6 +185,7 @@ class IndexService:
             total = await ProposalRepository(session).count_all()
             total += await DocumentRepository(session).count_chunks()
         await self.vectors.reset()
+        self._words = None  # the words collection is empty again
         if progress:
             progress(0, total)
         proposals = await self._index_proposals(None, progress)
