@@ -122,6 +122,12 @@ class VectorDBService:
             embeddings=embeddings,  # type: ignore[arg-type]
         )
 
+    async def upsert_words(
+        self, words: Sequence[str], embeddings: np.ndarray | None = None
+    ) -> None:
+        """Store words in the words collection, each by itself (embedded unless given)."""
+        await self.upsert(WORDS, words, words, [{"kind": "word"}] * len(words), embeddings)
+
     async def documents(self, name: str, ids: Sequence[str]) -> dict[str, str]:
         """The stored text of the entries that exist among ``ids``."""
         if not ids:

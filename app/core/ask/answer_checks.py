@@ -160,8 +160,8 @@ class AnswerChecks:
                 left += await self._unnamed(doing, passages[:1], word_vectors)
             undone = things_asked.undone(text, _same_page(passages))  # "can I smoke in ...?"
             if undone:  # none of the doing on the page, nor a word near one of it
-                undone = await self._unnamed(undone, passages, word_vectors, DOING_NEAR)
-                undone = undone if len(undone) == len(things_asked.wanted_doing(text)) else []
+                far = await self._unnamed(undone, passages, word_vectors, DOING_NEAR)
+                undone = far if len(far) == len(undone) else []
             return Gap(left + undone)
         return Gap()
 
@@ -179,9 +179,7 @@ class AnswerChecks:
         if unknown:
             vectors = await self.vectors.embed(unknown)
             self._page_words.update(zip(unknown, vectors, strict=True))
-            await self.vectors.upsert(
-                WORDS, unknown, unknown, [{"kind": "word"}] * len(unknown), vectors
-            )
+            await self.vectors.upsert_words(unknown, vectors)
 
     async def _unnamed(
         self,

@@ -138,7 +138,7 @@ class IndexService:
         if self._words is None:  # read once: asking the index per batch is slow
             self._words = await self.vectors.all_ids(WORDS)
         missing = sorted({w for text in texts for w in page_words(text)} - self._words)
-        await self.vectors.upsert(WORDS, missing, missing, [{"kind": "word"}] * len(missing))
+        await self.vectors.upsert_words(missing)
         self._words.update(missing)
         return len(missing)
 
