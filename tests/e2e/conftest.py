@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from app.cli import main
+
+ASK_FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "ask" / "fixture.json"
+ASK_NOW = "2026-11-18T12:00:00Z"
 
 
 @pytest.fixture
@@ -20,3 +26,18 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def json_lines(capsys: pytest.CaptureFixture[str]) -> list[dict]:  # type: ignore[type-arg]
     """What the command printed on stdout, one JSON object per line."""
     return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+@pytest.fixture
+def ask(env: Path, capsys: pytest.CaptureFixture[str]) -> Any:
+    """`coordbot ask --batch --json` over the gold set's community fixture, seeded once."""
+    assert main(["seed", str(ASK_FIXTURE)]) == 0
+    capsys.readouterr()
+
+    def run(*questions: str) -> list[dict[str, Any]]:
+        batch = env / "questions.txt"
+        batch.write_text("\n".join(questions) + "\n")
+        assert main(["ask", "--batch", str(batch), "--now", ASK_NOW, "--json"]) == 0
+        return json_lines(capsys)
+
+    return run

@@ -4,31 +4,11 @@ real model, on the gold set's community fixture; each answer says truthfully how
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app.cli import main
 from app.core.ask.answers import NO_ANSWER
-from tests.e2e.conftest import json_lines
-
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "ask" / "fixture.json"
-NOW = "2026-11-18T12:00:00Z"
-
-
-@pytest.fixture
-def ask(env: Path, capsys: pytest.CaptureFixture[str]) -> Any:
-    assert main(["seed", str(FIXTURE)]) == 0
-    capsys.readouterr()
-
-    def run(*questions: str) -> list[dict[str, Any]]:
-        batch = env / "questions.txt"
-        batch.write_text("\n".join(questions) + "\n")
-        assert main(["ask", "--batch", str(batch), "--now", NOW, "--json"]) == 0
-        return json_lines(capsys)
-
-    return run
 
 
 def test_typos_and_categories(ask: Any) -> None:

@@ -26,6 +26,7 @@ from app.core.ask import answer_kinds, coverage, fact_gaps, routing, things_aske
 from app.core.ask import answers as say
 from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS
 from app.core.ask.answer_kinds import ATTRIBUTE_NEAR, Kind
+from app.core.ask.chatter import question_clause, standalone
 from app.core.ask.command_reference import HelpEntry
 from app.core.ask.models import DocumentHit
 from app.core.graph.graph_results import AskResult
@@ -119,6 +120,8 @@ class AnswerChecks:
         """What the route's source leaves out (``named``: the question's subject words,
         ``asked``: its content words; both embedded in ``word_vectors``)."""
         passages, facts = found.passages, found.facts
+        words, text = text, question_clause(text, inner=True)  # its form, past any greeting
+        # ("hey, random question: who ...?"); what it names is read in all of it
         quoted = _QuotedVector(self.vectors, passages)
         missing = await _uncovered(
             route, passages, facts, entries, named, word_vectors, tr, quoted,
@@ -135,17 +138,17 @@ class AnswerChecks:
             # prices do not say what a parking space costs
             missing = coverage.unmet_quantity(text, _same_page(passages))
         if not missing and route.source == "facts" and facts is not None and english:
-            missing = _unnamed_in_facts(text, facts)
+            missing = _unnamed_in_facts(standalone(words), facts)
         if not missing and route.source == "help" and english and entries:
             missing = _help_left_out(asked, entries, tr)
         if missing or not english:
             return Gap(missing, [w for w in missing if w in named])
         if route.source == "facts" and facts is not None:
-            left, kind = fact_gaps.facts_gap(text, facts)
+            left, kind = fact_gaps.facts_gap(text, facts, words)
             return Gap(left, kind=kind)
         if documents and passages:
             texts = [h.content for h in passages[: coverage.PASSAGES_READ]]
-            left_out = _names_left_out(text, facts, texts)
+            left_out = _names_left_out(words, facts, texts)
             if left_out:
                 return Gap(left_out)
             gap = await _passages_gap(text, passages, word_vectors, quoted)
@@ -162,7 +165,13 @@ class AnswerChecks:
             if undone:  # none of the doing on the page, nor a word near one of it
                 far = await self._unnamed(undone, passages, word_vectors, DOING_NEAR)
                 undone = far if len(far) == len(undone) else []
-            return Gap(left + undone)
+            # "is the fitness room wheelchair accessible?": the property, or a word near it
+            said = things_asked.property_asked(text, _same_page(passages))
+            unsaid = await self._unnamed(said, passages, word_vectors, DOING_NEAR) if said else []
+            how = things_asked.how_doing(text)  # "how do I book the phone booths?"
+            if how and not unsaid:  # the page speaks of it, or of a word near it
+                unsaid = await self._unnamed(how, passages, word_vectors, DOING_NEAR)
+            return Gap(left + undone + unsaid)
         return Gap()
 
     async def _read_words(self, words: list[str]) -> None:

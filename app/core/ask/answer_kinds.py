@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from enum import Enum
 
 from app.core.ask.chatter import CHATTER
-from app.core.ask.coverage import QUANTITY, keyword_query
+from app.core.ask.coverage import QUANTITY, keyword_query, quantity_asked
 from app.domain.messages import N_
 
 # Cosine of a word alone to the passage quoted (MiniLM, int8): "spot" is this close to the
@@ -75,8 +75,15 @@ _WHO_DOES = re.compile(
     re.I,
 )
 _ASKS_NUMBER = re.compile(
-    r"\bhow (old|young|tall|high|big|large|small|far|wide|deep|heavy|fast|loud)\b", re.I
+    r"\bhow (old|young|tall|high|big|large|small|far|wide|deep|heavy|fast|loud|warm|hot|cold)\b",
+    re.I,
 )
+# Measures asked by their noun: "what temperature ...", "minimum age for the sauna?"
+_ASKS_MEASURE = (
+    (re.compile(r"\btemperatures?\b|\bdegrees\b", re.I), "warm"),
+    (re.compile(r"\b(?:(?:minimum|maximum|min|max|what|which) age|age (?:limit|restriction)s?)\b",
+                re.I), "old"),
+)  # fmt: skip
 # What a passage must give for each measure asked ("how old is the coffee machine?" is
 # not answered by "about 60 people"): a number with its unit.
 _N = r"(?:\d[\d.,]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundred)"
@@ -90,13 +97,14 @@ _MEASURES = {
     for words, pattern in (
         (
             "old young",
-            rf"\b{_N}\s*(?:years?|yrs?)\b|"
+            rf"\b{_N}\s*(?:years?|yrs?)\b|\b(?:under|over|aged|above|below)\s+\d{{1,2}}\b|"
             r"\b(?:since|built|founded|opened|installed)(?: in)? (?:1\d{3}|20\d{2})\b",
         ),
         ("tall high big large small wide deep", rf"\b{_N}{_SIZE}"),
         ("far", rf"\b{_N}(?:{_SIZE}|{_SPAN}|\s*miles?\b)"),  # "three days in advance"
         ("fast", r"\d\s*(?:mbit|mb/s|mbps|gbit|kbit|km/h|kmh|mph)"),
         ("loud", r"\d\s*(?:db|decibels?)\b"),
+        ("warm hot cold", r"\d\s*(?:°|º|degrees?\b)"),
     )
     for word in words.split()
 } | {"heavy": QUANTITY["heavy"]}  # a weight, as coverage reads one
@@ -157,7 +165,7 @@ NOT_FOCUS = (
 def asked_kind(question: str) -> Kind | None:
     """The kind of answer the question's form asks for, if it asks for one ("green
     committee meeting day": a keyword query naming a time asks for one)."""
-    if _ASKS_NUMBER.search(question):
+    if _measure(question):
         return Kind.NUMBER
     if ASKS_TIME.match(question) or (keyword_query(question) and _TIME_ASKED.search(question)):
         return Kind.TIME
@@ -166,6 +174,24 @@ def asked_kind(question: str) -> Kind | None:
     if ASKS_PERSON.match(question):
         return Kind.PERSON
     return None
+
+
+def _measure(question: str) -> str | None:
+    """The measure a question asks ("how loud" -> loud, "what temperature" -> warm)."""
+    asked = _ASKS_NUMBER.search(question)
+    if asked:
+        return asked.group(1).lower()
+    return next((m for pattern, m in _ASKS_MEASURE if pattern.search(question)), None)
+
+
+def quantity_given(question: str) -> re.Pattern[str] | None:
+    """What a sentence giving the quantity asked for contains (a price for "how much
+    does it cost", decibels for "how loud"), or None when the question asks for none."""
+    measure = _measure(question)
+    if measure:
+        return _MEASURES[measure]
+    word = quantity_asked(question)
+    return QUANTITY[word] if word else None
 
 
 def facts_give(kind: Kind, facts: Sequence[tuple[str, str, str]]) -> bool:
@@ -187,8 +213,8 @@ def passages_give(kind: Kind, passages: Sequence[str], question: str = "") -> bo
     asks ("how loud" wants decibels): the rest is too loosely written to read."""
     if kind is not Kind.NUMBER:
         return True
-    measure = _ASKS_NUMBER.search(question)
-    pattern = _MEASURES[measure.group(1).lower()] if measure else _NUMBER
+    measure = _measure(question)
+    pattern = _MEASURES[measure] if measure else _NUMBER
     return any(pattern.search(p) for p in passages)
 
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from app.core.ask.analysis import STOP_WORDS
+from app.core.ask.answer_kinds import quantity_given
 from app.core.ask.models import CREATION, AskFilters, DocumentHit
 from app.domain.messages import N_
 from app.domain.models import Proposal, ProposalStatus, ProposalType, User
@@ -329,10 +330,16 @@ def shares_words(question: str, text: str) -> bool:
     return bool(wanted & _content_forms(text))
 
 
+QUANTITY_GIVEN = 100  # a sentence giving the quantity asked for comes first
+
+
 def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> list[str]:
     """The sentences of the passages that share the most words with the question, in
-    their original order: an extractive answer needs no model."""
+    their original order: an extractive answer needs no model. A sentence giving the
+    quantity asked for is taken first ("Price: 7,850 EUR ..." for "how much did the
+    bike shelter cost?")."""
     wanted = _content_forms(question)
+    given = quantity_given(question)
     scored = []
     order = 0
     for passage in passages:
@@ -343,6 +350,7 @@ def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> li
             sentences = sentences[:-1]  # and ends mid-sentence
         for sentence in sentences:
             overlap = len(wanted & _content_forms(sentence))
+            overlap += QUANTITY_GIVEN if given is not None and given.search(sentence) else 0
             scored.append((overlap, -order, sentence.strip()))
             order += 1
     top = sorted(scored, reverse=True)[:limit]

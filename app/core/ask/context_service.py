@@ -314,13 +314,13 @@ class ContextService:
         embedding = found_vectors[0]
         self._keep_words(fresh, found_vectors[1:])
         word_vectors = {w: self._word_vectors[w] for w in words}
-        either = bool(_ALTERNATIVES.search(text))
+        either = _alternatives(text, keyword_terms(keywords))
         outcome, passages, facts = await asyncio.gather(
             self.search.search(
                 filters,
                 keywords,
                 embedding,
-                any_word=either,
+                alternatives=either,
                 language=analysis.language,
                 term_vectors=word_vectors,
             ),
@@ -466,7 +466,19 @@ def _corrected(response: AskResponse, asked: str, fixes: list[Fix], tr: Translat
     return response
 
 
-_ALTERNATIVES = re.compile(r"\w or \w", re.I)  # "wifi or internet": either word will do
+_OR = re.compile(r"(?<=\w) or (?=\w)", re.I)
+
+
+def _alternatives(text: str, terms: list[str]) -> list[list[str]]:
+    """The topic's words in the groups the question offers as alternatives ("wifi or
+    internet"; "childcare or a kids corner": one of them in full will do), or []."""
+    parts = _OR.split(text)
+    if len(parts) < 2:
+        return []
+    groups = [[w for w in keyword_terms(part) if w in terms] for part in parts]
+    return [g for g in groups if g]
+
+
 _TARGET = re.compile(r"^\s*(#)?(\d{1,10})\b[\s:,.-]*(.*)$", re.S)
 # "tell me about proposal 41", "what are the options of #12"
 _MENTION = re.compile(r"(#|\bproposal\s+(?:#|no\.?\s*|number\s+)?)(\d{1,10})\b", re.I)

@@ -197,13 +197,36 @@ _ASKS_QUANTITY = re.compile(
 )  # "does the workshop cost anything?", "is the sauna free to use?"
 
 
-def unmet_quantity(question: str, answers: Sequence[str]) -> list[str]:
-    """The word asking for a price or a weight when no answering text gives one."""
+# "how much did the dryer cost?" asks what was paid for it: the price of a use ("a dry
+# costs 1.50 EUR") is no answer; a text saying what was bought, paid or quoted is.
+_PRICE_PAID = re.compile(
+    r"\b(?:how much|what) (?:did|was|were|had) .{1,60}\b(cost|paid|spent|pay)\b", re.I
+)
+_PAID = re.compile(
+    r"\b(?:bought|purchased|spent|cost|price[ds]?|quoted?|quotes|invoice[ds]?|budget(?:ed)?|"
+    r"total|price of|paid (?:for|about|around|\d|[€$£])|"
+    r"for (?:about |around )?(?:[€$£]\s*)?\d)(?![a-z])",
+    re.I,
+)  # "paid with tokens" is how a use is paid
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def quantity_asked(question: str) -> str | None:
+    """The word asking for a price or a weight ("cost", "heavy"), a key of QUANTITY."""
     asked = _ASKS_QUANTITY.search(question)
-    if asked is None:
+    return next(g for g in asked.groups() if g).lower() if asked else None
+
+
+def unmet_quantity(question: str, answers: Sequence[str]) -> list[str]:
+    """The word asking for a price or a weight when no answering text gives one (for
+    a price paid, one a text says was paid)."""
+    word = quantity_asked(question)
+    if word is None:
         return []
-    word = next(g for g in asked.groups() if g).lower()
-    return [] if any(QUANTITY[word].search(t) for t in answers[:PASSAGES_READ]) else [word]
+    texts = answers[:PASSAGES_READ]
+    if _PRICE_PAID.search(question):  # a sentence saying what was paid, with its amount
+        texts = [s for t in texts for s in _SENTENCE.split(t) if _PAID.search(s)]
+    return [] if any(QUANTITY[word].search(t) for t in texts) else [word]
 
 
 def off_passage(

@@ -36,20 +36,25 @@ _WHAT_DOES = re.compile(r"^\s*what (?:does|do|did) .+ ([a-z]+)\W*$", re.I)
 _ANY_VERB = frozenset("do does did have has had get make go use".split())
 
 
-def facts_gap(question: str, result: AskResult) -> tuple[list[str], Kind | None]:
+def facts_gap(
+    question: str, result: AskResult, words: str | None = None
+) -> tuple[list[str], Kind | None]:
     """(the words asked that the facts found leave out, the kind of answer none gives).
     Only the community's own facts about what the question names count, not proposal
     titles ("bob proposed Approve the 2027 annual budget" gives no age); a path followed
-    to its end answers."""
+    to its end answers. ``words``: the whole message, when ``question`` is its question
+    clause (chatter.question_clause): what the facts must be about is read in it."""
     if result.chain is not None and result.chain.complete:
         return [], None
     found = [
         (s.fact.subject, s.fact.predicate, s.fact.object)
         for s in result.relevant_facts
         if not is_proposal_source(s.fact.source)
-        and shares_words(question, f"{s.fact.subject} {s.fact.object}")
+        and shares_words(words or question, f"{s.fact.subject} {s.fact.object}")
     ]
     kind = asked_kind(question)
+    if kind is Kind.PLACE:  # "where is Room 3?" is not answered by who meets in Room 3
+        found = [f for f in found if not _names_whole(question, f[2])]
     if kind is not None and not facts_give(kind, found):
         return [], kind
     how = HOW_TO.match(question) or HOW_IT_WORKS.match(question)
@@ -66,6 +71,13 @@ def facts_gap(question: str, result: AskResult) -> tuple[list[str], Kind | None]
         which = not any(_places_named(question, fact) for fact in found)
         left = uncovered(focus_words(question, which=which), texts, {})
     return left, None
+
+
+def _names_whole(question: str, name: str) -> bool:
+    """Whether every word of ``name`` is in the question ("room 3" in "where is room 3?")."""
+    asked = set(WORD.findall(question.lower())) | set(re.findall(r"\d+", question))
+    words = [*WORD.findall(name.lower()), *re.findall(r"\d+", name)]
+    return bool(words) and all(w in asked for w in words)
 
 
 def _done(question: str) -> list[str]:

@@ -254,12 +254,13 @@ class ProposalSearch:
         keywords: str | None,
         embedding: np.ndarray | None,
         *,
-        any_word: bool = False,
+        alternatives: Sequence[Sequence[str]] = (),
         term_vectors: dict[str, np.ndarray] | None = None,
         language: str = "en",
     ) -> SearchOutcome:
         """``language`` is the question's: its stemmer decides which words match.
-        ``any_word``: the words are alternatives ("wifi or internet"), so one of them is
+        ``alternatives``: the words in the groups the question offers as alternatives
+        ("wifi or internet", "childcare or a kids corner"), so that one group in full is
         a whole match; otherwise a proposal must contain most of them, or all of them in
         its own words (a topic expansion standing in for the rest). ``term_vectors``: each
         word's own vector, so that a near word stands in for the word it is near
@@ -318,7 +319,7 @@ class ProposalSearch:
             )
         candidates = [*by_text, *by_meaning]
         outcome = self._rank(
-            terms, candidates, similarity, filtered_total, expansions, any_word,
+            terms, candidates, similarity, filtered_total, expansions, alternatives,
             labelled, (examples, loosely, rest), category, per_term, language,
             {t: term_vectors[t] for t in terms if term_vectors and t in term_vectors},
         )  # fmt: skip
@@ -331,7 +332,7 @@ class ProposalSearch:
         similarity: dict[int, float],
         filtered_total: int | None,
         expansions: Sequence[Expansion] = (),
-        any_word: bool = False,
+        alternatives: Sequence[Sequence[str]] = (),
         labelled: dict[int, float] | None = None,
         examples: tuple[Sequence[str], set[int], Sequence[str]] = ((), set(), ()),
         category: str | None = None,
@@ -344,6 +345,8 @@ class ProposalSearch:
         scored, topics = [], {}
         for proposal in candidates:
             coverage, in_title = _coverage(terms, proposal, language)
+            if any(_coverage(list(g), proposal, language)[0] == 1.0 for g in alternatives):
+                coverage = 1.0  # one of the alternatives, in full
             scored.append((proposal, coverage, in_title, similarity.get(proposal.id)))
             topics[proposal.id] = (
                 _stand_in(terms, per_term, proposal) if per_term else _topic(expansions, proposal)
@@ -358,7 +361,7 @@ class ProposalSearch:
         ranked, words, meaning, as_kind = [], 0, 0, 0
         for proposal, coverage, in_title, sim in scored:
             close = sim is not None and sim >= sim_bar
-            if coverage == 1.0 or (any_word and coverage > 0):
+            if coverage == 1.0:
                 lexical = True  # every keyword is in its text, or one of the alternatives
             else:  # some keywords: only the best partial matches, and only if close
                 enough = coverage > 0.5  # "time" alone is not "time travel"

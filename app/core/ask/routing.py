@@ -25,6 +25,7 @@ from app.core.ask.analysis import (
     PROPOSAL_WORDS,
     AskAnalysis,
 )
+from app.core.ask.chatter import question_clause
 from app.core.ask.models import DocumentHit
 from app.core.ask.proposal_search import SearchOutcome
 from app.core.graph.graph_results import AskResult
@@ -45,6 +46,7 @@ HELP_STRONG = 0.55  # the manual covers a how-to question (its words are checked
 # proposal approved?", "what's the quorum for a vote?", "can I cancel a proposal?".
 RULE_QUESTION = re.compile(
     r"^\s*(?:how(?! many (?:proposals|polls|ideas|votes were))\b|why\b|what happens\b|"
+    r"when (?:is|are|does|do|can|will|should) (?:a|an|any)\b|"  # "when is a poll approved?"
     r"what(?:'s|s| is) the (?!status\b|result|outcome|deadline)|what does it take\b|"
     r"can (?:i|we|an?|the|you|someone|anyone|members?|admins?)\b|"
     r"is it (?:allowed|possible)\b|do (?:i|we) need\b|who (?:has to|must|can|needs to)\b)",
@@ -183,12 +185,13 @@ def decide(
     document answers it clearly.
     """
     doc, fact = found.doc_strength, found.fact_strength
+    words, question = question, question_clause(question)  # its form, past any greeting
     if (
         rules is not None
         and analysis.intent == INTENT_PROPOSALS
         and rules.intent != INTENT_PROPOSALS
         and doc >= DOC_CLEAR
-        and found.passages_share_words(question)
+        and found.passages_share_words(words)
         and not found.every_word_in_a_proposal
     ):
         return Route(
@@ -201,7 +204,7 @@ def decide(
             empty = (
                 QUESTION_WORD.match(question)
                 and not found.proposals.ranked
-                and found.passages_share_words(question)
+                and found.passages_share_words(words)
                 # "when does the vote on the sauna close?" is not about the sauna's hours
                 and (not PROPOSAL_WORDS.search(question) or found.passages_about_proposals)
             )
@@ -219,11 +222,11 @@ def decide(
             and QUESTION_WORD.match(question)
             and NAMED_THING.search(question)
         ):  # "when does the post office close today?": a thing, not proposals
-            if found.passages and found.passages_share_words(question):
+            if found.passages and found.passages_share_words(words):
                 return Route("documents", "it asks about a thing, and a document names it")
             return Route("nothing", "", INTENT_DOCS)
         return Route("proposals", _why_proposals(analysis, found))
-    named = WH_QUESTION.match(question) and found.fact_names_entity(question)
+    named = WH_QUESTION.match(question) and found.fact_names_entity(words)
     # With no passage at all, any fact of the community's own will do; facts drawn from
     # proposals ("#37 has status open") only answer when they match strongly.
     fallback = fact > 0 and not found.passages and (found.own_facts or fact >= FACT_STRONG)
@@ -233,10 +236,10 @@ def decide(
         usable = found.own_facts or fact >= FACT_STRONG
         use_facts = (usable and fact >= FACT_NAMED and fact > doc + 0.05) or fallback
     use_facts = use_facts or bool(named and doc < DOC_SURE)
-    use_facts = use_facts and found.facts_about_question(question)
+    use_facts = use_facts and found.facts_about_question(words)
     strongest = max(doc, fact if use_facts and found.own_facts else 0.0)
     topic_only = not DOC_WORDS.search(question) and found.keywords
-    asked = QUESTION_WORD.match(question) and found.passages_share_words(question)
+    asked = QUESTION_WORD.match(question) and found.passages_share_words(words)
     listed = topic_only and found.proposal_named and not ELSEWHERE.match(question)
     if listed and strongest < DOC_STRONG and not (asked or named):
         return Route(
@@ -247,7 +250,7 @@ def decide(
         return Route("help", N_("it asks how to do something, and no document covers it clearly"))
     if use_facts:
         return Route("facts", N_("the knowledge graph names what it asks about"))
-    if found.passages and (doc >= DOC_SURE or found.passages_share_words(question)):
+    if found.passages and (doc >= DOC_SURE or found.passages_share_words(words)):
         return Route("documents", N_("a document passage matches it best"))
     if found.facts is not None and found.facts.chain is not None:
         return Route("facts", N_("the knowledge graph has part of the path it asks about"))

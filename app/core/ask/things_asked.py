@@ -157,7 +157,70 @@ def undone(question: str, texts: Sequence[str]) -> list[str]:
 def asked_words(question: str) -> list[str]:
     """Every word the checks here may look up in meaning (embedded with the question)."""
     words = [*attribute_words(question), *focus_words(question), *doing_words(question)]
-    words += thing_asked(question) + wanted_doing(question)
+    words += thing_asked(question) + wanted_doing(question) + how_doing(question)
     if ASKS_PERSON.match(question):
         words += [w for phrase in named_phrases(question) for w in phrase]
     return list(dict.fromkeys(words))
+
+
+# "is the fitness room wheelchair accessible?", "are the bins emptied weekly?": a yes-or-no
+# question about a thing's property. What the thing is named by comes first, the
+# property after it; a page about the thing that never says the property does not answer.
+_PROPERTY = re.compile(
+    r"^\s*(?:(?:and|so|but)\s+)?(?:is|are|was|were)\s+(?!(?:it|there|this|that|they|we|i|you)\b)"
+    r"(?:(?:the|a|an|our|my|your|their)\s+)?([a-z][a-z-]*(?:\s+[a-z][a-z-]*){1,5})",
+    re.I,
+)
+# Properties any rule speaks of in its own words: whether a thing is allowed, possible,
+# open or free is said by the rule itself, not by the word.
+_LOOSE_PROPERTY = frozenset(
+    """allowed permitted forbidden banned prohibited ok okay possible available fine
+    necessary needed required mandatory compulsory open closed free true right correct
+    still already really also always ever actually""".split()
+)
+
+
+def property_asked(question: str, texts: Sequence[str]) -> list[str]:
+    """The words after the last one the texts contain, in a yes-or-no question's phrase
+    up to a function word ("is the fitness room wheelchair accessible?" -> wheelchair,
+    accessible, when the page speaks of the fitness room)."""
+    found = _PROPERTY.match(question)
+    if found is None:
+        return []
+    words: list[str] = []
+    for word in found.group(1).lower().replace("-", " ").split():
+        if word in FUNCTION_WORDS or word in STOP_WORDS:
+            break
+        words.append(word)
+    left = uncovered(words, texts, {})
+    named = [i for i, w in enumerate(words) if w not in left]
+    if not named:
+        return []
+    after = words[named[-1] + 1 :]
+    return [w for w in after if len(w) >= 3 and w not in _LOOSE_PROPERTY and w not in NOT_FOCUS]
+
+
+# "how do I book the phone booths?": the doing asked how to do, which the page must speak
+# of ("how do I get rid of ..." asks nothing a page words one way).
+_HOW_DO = re.compile(
+    r"^\s*how (?:do|can|should|would|could|must) (?:i|we|you|one|members?)\s+"
+    r"(?:\w+ly\s+)?([a-z]+)\b|"
+    r"^\s*how to\s+([a-z]+)\b",
+    re.I,
+)
+
+
+# Verbs a page answers in its own words: "how do I care for the plants?" is answered by
+# "water them on Mondays".
+_ANY_WAY = frozenset(
+    """get find know see tell care handle deal manage treat look maintain work operate
+    start stop go avoid prepare help behave act proceed""".split()
+)
+
+
+def how_doing(question: str) -> list[str]:
+    """The verb a "how do I ...?" question asks how to do ("book"), unless a vague one."""
+    found = _HOW_DO.match(question)
+    word = next((g for g in found.groups() if g), "").lower() if found else ""
+    skip = NOT_FOCUS | _VAGUE | STOP_WORDS | _ANY_WAY
+    return [word] if len(word) >= 3 and word not in skip else []
