@@ -44,19 +44,23 @@ TUNING = {"intent": 0.95, "f1": 0.90, "documents": 0.90, "facts": 0.75, "no_answ
 # fixture's pages do not say about their own rooms ("how loud is the dryer?", "who built
 # the lounge?", "can I smoke in the kitchen?"), and topics no proposal is about; the
 # no-answer rate over all probes went from 0.80 to 0.92 with it.
-# probes_fresh_* (session 10) were written by a tester who read only the fixture, in the
-# gold set's styles (keyword queries, chatty messages, typos, status words as ordinary
-# words), and split once: the tuning half joins the probes; the check half is never looked
-# into, only its figures (no-answer 0.785 before that session's work, 0.797 after: most
-# of what was learnt from the tuning half does not carry over to new phrasings).
-PROBES = {"f1": 0.945, "documents": 0.82, "facts": 0.86, "no_answer": 0.925}
+# Two more sets were written in session 10 by testers who read only the fixture (and, for
+# probes_gold_style_*, the tuning half as a style guide), each split once: the tuning
+# halves join the probes; the check halves are never looked into, only their figures.
+# Over that session the check halves went from no-answer 0.803 to 0.827 (documents 0.857
+# and facts 0.75 unchanged), while the probes above went from 0.894 to 0.925 (facts 0.825
+# to 0.912): much of what tuning taught does not carry over to new phrasings, which is
+# why the check halves are kept apart.
+PROBES = {"f1": 0.935, "documents": 0.81, "facts": 0.91, "no_answer": 0.92}
 PROBE_FILES = (
     "probes_noanswer.jsonl",
     "probes_positive.jsonl",
     "probes_ours.jsonl",
     "probes_fresh_tune.jsonl",
+    "probes_gold_style_tune.jsonl",
 )
-CHECK = {"f1": 0.89, "documents": 0.9, "facts": 1.0, "no_answer": 0.79}
+CHECK_FILES = ("probes_fresh_check.jsonl", "probes_gold_style_check.jsonl")
+CHECK = {"f1": 0.82, "documents": 0.85, "facts": 0.75, "no_answer": 0.82}
 
 
 def f1(expected: set[int], got: set[int]) -> float:
@@ -192,7 +196,7 @@ def _same_time(got: str | None, expected: str | None) -> bool:
 def test_probe_sets(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
     probes = [question for name in PROBE_FILES for question in _load(name)]
     held_out = {q["question"].lower() for q in _load("gold_heldout.jsonl")}
-    assert len(probes) >= 1060 and not {q["question"].lower() for q in probes} & held_out
+    assert len(probes) >= 1150 and not {q["question"].lower() for q in probes} & held_out
     assert main(["seed", str(HERE / "fixture.json")]) == 0
     capsys.readouterr()
     report = _run(env, capsys, probes)
@@ -201,15 +205,15 @@ def test_probe_sets(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
         assert report[metric] >= floor, f"probes {metric}: {report[metric]}"
 
 
-def test_fresh_check_half(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The fresh probes' check half: figures only, its misses are never shown."""
-    check = _load("probes_fresh_check.jsonl")
+def test_check_halves(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The later probe sets' check halves: figures only, their misses are never shown."""
+    check = [question for name in CHECK_FILES for question in _load(name)]
     seen = {q["question"].lower() for name in (*PROBE_FILES, "gold_heldout.jsonl")
             for q in _load(name)}  # fmt: skip
-    assert len(check) >= 110 and not {q["question"].lower() for q in check} & seen
+    assert len(check) >= 195 and not {q["question"].lower() for q in check} & seen
     assert main(["seed", str(HERE / "fixture.json")]) == 0
     capsys.readouterr()
     report = _run(env, capsys, check) | {"misses": "not shown"}
     print(json.dumps(report, indent=1))
     for metric, floor in CHECK.items():
-        assert report[metric] >= floor, f"fresh check {metric}: {report[metric]}"
+        assert report[metric] >= floor, f"check halves {metric}: {report[metric]}"

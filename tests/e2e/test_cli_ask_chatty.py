@@ -84,3 +84,31 @@ def test_a_rule_asked_of_any_proposal(ask: Any) -> None:
     (approved,) = ask("when is a multiple choice proposal approved")
     assert approved["proposals"] == []
     assert approved["answer"].startswith("According to “How proposals are decided”")
+
+
+def test_another_thing_of_the_kind_the_page_names(ask: Any) -> None:
+    music, event = ask(
+        "how much is the deposit for the music rehearsal room",
+        "how much is the deposit for the event room",
+    )
+    assert music["answer"].startswith(NO_ANSWER)  # the event room's deposit is not its
+    assert "says nothing about “music” or “rehearsal”" in music["answer"]
+    assert event["answer"].startswith("According to “Event room booking”")
+    assert "50 EUR deposit" in event["answer"]
+
+
+def test_relations_said_in_other_words(ask: Any) -> None:
+    library, board, cellar, rota, watering, pool = ask(
+        "who looks after the library corner",  # curated by
+        "who's the head of the board",  # chaired by
+        "who takes care of the bike cellar",  # maintained by
+        "Who coordinates the kitchen cleaning rota?",  # Kitchen cleaned by Cleaning Rota
+        "who coordinates the garden watering",
+        "who manages the swimming pool",
+    )
+    assert library["answer"].startswith("Library Corner curated by Carla")
+    assert board["answer"].startswith("Board chaired by Greta")
+    assert cellar["answer"].startswith("Bike Cellar maintained by Hugo")
+    assert rota["answer"].startswith("Cleaning Rota coordinated by Greta")
+    for nothing in (watering, pool):  # the garden is managed; nothing says who waters it
+        assert nothing["answer"].startswith(NO_ANSWER)

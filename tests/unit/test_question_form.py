@@ -93,3 +93,15 @@ def test_alternatives_are_groups_of_words() -> None:
     assert _alternatives("wifi or internet", ["wifi", "internet"]) == [["wifi"], ["internet"]]
     assert _alternatives("proposals about the garden", ["garden"]) == []
     assert _alternatives("votes on sport or", ["sport"]) == []  # nothing after "or"
+
+
+def test_relation_families() -> None:
+    from app.core.graph.graph_answers import PredicateIndex, family_words
+
+    assert {"look", "maintain", "curated"} <= family_words("curated by")
+    assert {"chair", "head", "lead"} <= family_words("who's the head of the board")
+    assert family_words("located in") == frozenset()
+    index = PredicateIndex(["curated by", "chaired by", "located in"])
+    assert index.match("looks") == {"curated by"}
+    assert index.match("head") == {"chaired by"}
+    assert index.match("responsible") == frozenset()  # a relation of its own

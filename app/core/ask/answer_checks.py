@@ -29,6 +29,7 @@ from app.core.ask.answer_kinds import ATTRIBUTE_NEAR, Kind
 from app.core.ask.chatter import question_clause, standalone
 from app.core.ask.command_reference import HelpEntry
 from app.core.ask.models import DocumentHit
+from app.core.graph.graph_answers import family_words, said
 from app.core.graph.graph_results import AskResult
 from app.core.graph.proposal_facts import is_proposal_source
 from app.i18n import Translator
@@ -154,6 +155,11 @@ class AnswerChecks:
             gap = await _passages_gap(text, passages, word_vectors, quoted)
             if gap:
                 return gap
+            # "the deposit for the music rehearsal room" on the event room's page
+            mods = coverage.unnamed_modifiers(text, _same_page(passages), headed=True)
+            other = await self._unnamed(mods, passages, word_vectors) if mods else []
+            if other:
+                return Gap(other)
             things = [*things_asked.thing_asked(text), *answer_kinds.which_thing(text)]
             left = await self._unnamed(things, passages, word_vectors)
             if answer_kinds.asked_kind(text) is Kind.PERSON:  # the passage quoted speaks
@@ -288,8 +294,7 @@ async def _uncovered(
         answers = _same_page(passages) if keyword else [h.content for h in passages]
         vectors = await quoted.get()  # in meaning, the passage the answer quotes
     elif route.source == "facts" and facts is not None:
-        answers = [f"{s.fact.subject} {s.fact.predicate} {s.fact.object}"
-                   for s in facts.relevant_facts]  # fmt: skip
+        answers = [said(s.fact) for s in facts.relevant_facts]
     elif route.source == "help":
         answers = [e.searchable(tr(e.usage), tr(e.text)) for e in entries]
     else:
@@ -321,9 +326,28 @@ def _unnamed_in_facts(question: str, facts: AskResult) -> list[str]:
     answers."""
     if facts.chain is not None and facts.chain.complete:
         return []
-    texts = [f"{s.fact.subject} {s.fact.predicate} {s.fact.object}" for s in facts.relevant_facts]
+    texts = [said(s.fact) for s in facts.relevant_facts]
     lead = [facts.answer_text.split(";")[0]] if facts.answer_text else texts[:1]
-    return coverage.unnamed_modifiers(question, lead) if texts else []
+    lead = [f"{lead[0]} {' '.join(sorted(family_words(lead[0])))}"] if lead else lead
+    left = coverage.unnamed_modifiers(question, lead) if texts else []
+    if left:  # "the kitchen cleaning rota": a fact ties the kitchen to the Cleaning Rota
+        ties = _neighbours(facts, lead[0])
+        left = coverage.uncovered(left, ties, {}) if ties else left
+    return left
+
+
+def _neighbours(facts: AskResult, lead: str) -> list[str]:
+    """The community's own facts found that share a name with the fact the answer leads
+    with ("Kitchen cleaned by Cleaning Rota" beside "Cleaning Rota coordinated by Greta")."""
+    own = [s.fact for s in facts.relevant_facts if not is_proposal_source(s.fact.source)]
+    led = normalize(lead)
+    names = {n for f in own if normalize(f"{f.subject} {f.predicate} {f.object}") in led
+             for n in (normalize(f.subject), normalize(f.object))}  # fmt: skip
+    return [
+        f"{f.subject} {f.predicate} {f.object}"
+        for f in own
+        if names & {normalize(f.subject), normalize(f.object)}
+    ]
 
 
 def _names_left_out(question: str, facts: AskResult | None, texts: list[str]) -> list[str]:

@@ -122,21 +122,31 @@ def content_words(question: str, already: Sequence[str] = ()) -> list[str]:
     return list(dict.fromkeys(words))[:CONTENT_WORDS]
 
 
-def named_phrases(question: str) -> list[list[str]]:
+def named_phrases(question: str, things_only: bool = False) -> list[list[str]]:
     """The content words of each phrase the question puts after an article, a
-    possessive or "for"/"about", known or not: "the football team" -> football, team."""
+    possessive or "for"/"about", known or not: "the football team" -> football, team.
+    ``things_only``: not after "for"/"about" (what "about wifi trouble" is about)."""
     skip = {*STOP_WORDS, *CHATTER, *GENERIC, *FRAME}
-    phrases = (m.group(1).lower().replace("-", " ").split() for m in _SUBJECT.finditer(question))
+    found = _SUBJECT.finditer(question)
+    phrases = (
+        m.group(1).lower().replace("-", " ").split()
+        for m in found
+        if not (things_only and m.group(0).split()[0].lower() in ("for", "about"))
+    )
     return [[w for w in words if len(w) >= 3 and w not in skip] for words in phrases]
 
 
-def unnamed_modifiers(question: str, answers: Sequence[str]) -> list[str]:
+def unnamed_modifiers(question: str, answers: Sequence[str], headed: bool = False) -> list[str]:
     """The words before the first word the answers contain, in each phrase the question
     names: "football" of "the football team" when the facts are about the "Events Team".
-    Words after it may be a verb ("the board get together"), and are not read."""
+    Words after it may be a verb ("the board get together"), and are not read.
+    ``headed``: only in phrases of things whose last word the answers contain ("the music
+    rehearsal room" on the event room's page), not in what one asks "about"."""
     left: list[str] = []
-    for words in named_phrases(question):
+    for words in named_phrases(question, things_only=headed):
         missing = uncovered(words, answers, {})
+        if headed and (len(words) < 2 or words[-1] in missing):
+            continue
         for word in words:
             if word not in missing:
                 break

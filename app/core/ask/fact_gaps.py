@@ -25,8 +25,9 @@ from app.core.ask.answer_kinds import (
     focus_words,
 )
 from app.core.ask.answers import shares_words
-from app.core.ask.coverage import uncovered, unmet_quantity
+from app.core.ask.coverage import named_phrases, uncovered, unmet_quantity
 from app.core.ask.things_asked import made_left, undone
+from app.core.graph.graph_answers import family_words
 from app.core.graph.graph_results import AskResult
 from app.core.graph.proposal_facts import is_proposal_source
 from app.nlp.key_terms import word_forms
@@ -60,9 +61,12 @@ def facts_gap(
     how = HOW_TO.match(question) or HOW_IT_WORKS.match(question)
     if how and not any(_relation_asked(question, p) for _, p, _ in found):
         return [], Kind.STEPS  # "how do I reset the router?": where it is is no procedure
-    texts = [" ".join(f) for f in found]
+    texts = [f"{' '.join(f)} {' '.join(sorted(family_words(f[1])))}" for f in found]
     left = unmet_quantity(question, texts)  # "how much does a new bike cost?"
     left = left or uncovered([*attribute_words(question), *_done(question)], texts, {})
+    if kind is Kind.PERSON:  # "who coordinates the garden watering?": the watering too
+        done_to = [w for phrase in named_phrases(question, things_only=True) for w in phrase]
+        left = left or uncovered(list(dict.fromkeys(done_to)), texts, {})
     left = left or made_left(question, texts[:1])  # the fact the answer leads with
     left = left or undone(question, texts[:1])  # "can I smoke in the kitchen?"
     if not left and found and not _relation_asked(question, found[0][1]):

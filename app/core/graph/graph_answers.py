@@ -42,6 +42,28 @@ _TEMPORAL = re.compile(
     re.IGNORECASE,
 )
 _ALTERNATIVES = frozenset({"or", "and"})
+# Relations said in other words: a question "who looks after ...?" asks for what a fact
+# records as "curated by" or "maintained by"; "the head of" for "chaired by". Each word of
+# a family also matches the stored predicates of the others.
+RELATION_FAMILIES = (
+    frozenset("look looks looked care cares maintain maintains maintained curate curates "
+              "curated manage manages managed coordinate coordinates coordinated".split()),
+    frozenset("head heads headed lead leads led chair chairs chaired president boss "
+              "leader".split()),
+)  # fmt: skip
+
+
+def family_words(text: str) -> frozenset[str]:
+    """The words of the relation families the text's words belong to ("curated by" ->
+    look, care, maintain, ...): other ways to say its relation."""
+    words = {f for w in re.findall(r"[a-z]+", text.lower()) for f in word_forms(w)}
+    return frozenset(w for family in RELATION_FAMILIES if words & family for w in family)
+
+
+def said(fact: Fact) -> str:
+    """The fact as words to compare a question with, its relation said every way."""
+    extra = " ".join(sorted(family_words(fact.predicate)))
+    return f"{fact.subject} {fact.predicate} {fact.object} {extra}".rstrip()
 
 
 class PredicateIndex:
@@ -59,6 +81,10 @@ class PredicateIndex:
         found: set[str] = set()
         for form in word_forms(word):
             found |= self._by_form.get(form, set())
+        for family in RELATION_FAMILIES:
+            if word in family:
+                for other in family - {word}:
+                    found |= self._by_form.get(other, set())
         return frozenset(found)
 
 
@@ -142,7 +168,7 @@ def _groups(
         for group in groups:
             last = group[-1][0]
             between = {t.norm for t in tokens[last.position + 1 : token.position]}
-            if predicates == group[0][1] or (between and between <= _ALTERNATIVES):
+            if predicates & group[0][1] or (between and between <= _ALTERNATIVES):
                 group.append((token, predicates))
                 break
         else:
@@ -175,6 +201,7 @@ def analyze(
             terms.append((position, term))
     key_terms = unique(text for _, text in sorted(terms, key=lambda item: item[0]))
     forms = frozenset(f for t in tokens if t.norm not in STOP_WORDS for f in word_forms(t.norm))
+    forms |= {f for w in family_words(question) for f in word_forms(w)}  # "looks after"
     return Analysis(
         question=question,
         qtype=qtype,
@@ -310,6 +337,10 @@ def generate_answer(top: Sequence[Fact], pool: Sequence[Fact], analysis: Analysi
         if fact is not None:
             return human(f"{fact.subject} is {fact.object}")
     elif kind == "who":
+        names = analysis.entity_norms
+        if names and any({f.subject_norm, f.object_norm} & names for f in focus):
+            # "who looks after the library corner?": not who looks after another room
+            focus = [f for f in focus if {f.subject_norm, f.object_norm} & names]
         unknown_subject = [f for f in focus if mentions(f.object_norm, words)]
         spec_fact = next((f for f in top if f.predicate_norm in WHO_PREDICATES), None)
         fact = next(iter(unknown_subject or focus), None) or spec_fact
