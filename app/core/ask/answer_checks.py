@@ -29,7 +29,7 @@ from app.core.ask.answer_kinds import ATTRIBUTE_NEAR, Kind
 from app.core.ask.chatter import question_clause, standalone
 from app.core.ask.command_reference import HelpEntry
 from app.core.ask.models import DocumentHit
-from app.core.graph.graph_answers import family_words, said
+from app.core.graph.graph_answers import said, said_every_way
 from app.core.graph.graph_results import AskResult
 from app.core.graph.proposal_facts import is_proposal_source
 from app.i18n import Translator
@@ -155,8 +155,9 @@ class AnswerChecks:
             gap = await _passages_gap(text, passages, word_vectors, quoted)
             if gap:
                 return gap
+            page = _same_page(passages)
             # "the deposit for the music rehearsal room" on the event room's page
-            mods = coverage.unnamed_modifiers(text, _same_page(passages), headed=True)
+            mods = coverage.unnamed_modifiers(text, page, headed=True)
             other = await self._unnamed(mods, passages, word_vectors) if mods else []
             if other:
                 return Gap(other)
@@ -167,13 +168,15 @@ class AnswerChecks:
                 # not answered by a box emptied there
                 doing = answer_kinds.doing_words(text)
                 left += await self._unnamed(doing, passages[:1], word_vectors)
-            undone = things_asked.undone(text, _same_page(passages))  # "can I smoke in ...?"
+            undone = things_asked.undone(text, page)  # "can I smoke in ...?"
             if undone:  # none of the doing on the page, nor a word near one of it
                 far = await self._unnamed(undone, passages, word_vectors, DOING_NEAR)
                 undone = far if len(far) == len(undone) else []
             # "is the fitness room wheelchair accessible?": the property, or a word near it
-            said = things_asked.property_asked(text, _same_page(passages))
-            unsaid = await self._unnamed(said, passages, word_vectors, DOING_NEAR) if said else []
+            quality = things_asked.property_asked(text, page)
+            unsaid = (
+                await self._unnamed(quality, passages, word_vectors, DOING_NEAR) if quality else []
+            )
             how = things_asked.how_doing(text)  # "how do I book the phone booths?"
             if how and not unsaid:  # the page speaks of it, or of a word near it
                 unsaid = await self._unnamed(how, passages, word_vectors, DOING_NEAR)
@@ -328,7 +331,7 @@ def _unnamed_in_facts(question: str, facts: AskResult) -> list[str]:
         return []
     texts = [said(s.fact) for s in facts.relevant_facts]
     lead = [facts.answer_text.split(";")[0]] if facts.answer_text else texts[:1]
-    lead = [f"{lead[0]} {' '.join(sorted(family_words(lead[0])))}"] if lead else lead
+    lead = [said_every_way(lead[0], lead[0])] if lead else lead
     left = coverage.unnamed_modifiers(question, lead) if texts else []
     if left:  # "the kitchen cleaning rota": a fact ties the kitchen to the Cleaning Rota
         ties = _neighbours(facts, lead[0])

@@ -27,7 +27,7 @@ from app.core.ask.answer_kinds import (
 from app.core.ask.answers import shares_words
 from app.core.ask.coverage import named_phrases, uncovered, unmet_quantity
 from app.core.ask.things_asked import made_left, undone
-from app.core.graph.graph_answers import family_words
+from app.core.graph.graph_answers import said_every_way
 from app.core.graph.graph_results import AskResult
 from app.core.graph.proposal_facts import is_proposal_source
 from app.nlp.key_terms import word_forms
@@ -61,7 +61,7 @@ def facts_gap(
     how = HOW_TO.match(question) or HOW_IT_WORKS.match(question)
     if how and not any(_relation_asked(question, p) for _, p, _ in found):
         return [], Kind.STEPS  # "how do I reset the router?": where it is is no procedure
-    texts = [f"{' '.join(f)} {' '.join(sorted(family_words(f[1])))}" for f in found]
+    texts = [said_every_way(" ".join(f), f[1]) for f in found]
     left = unmet_quantity(question, texts)  # "how much does a new bike cost?"
     left = left or uncovered([*attribute_words(question), *_done(question)], texts, {})
     if kind is Kind.PERSON:  # "who coordinates the garden watering?": the watering too

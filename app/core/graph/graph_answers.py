@@ -60,10 +60,15 @@ def family_words(text: str) -> frozenset[str]:
     return frozenset(w for family in RELATION_FAMILIES if words & family for w in family)
 
 
+def said_every_way(text: str, relation: str) -> str:
+    """The text with the other ways to say the relation after it ("Board chaired by Greta"
+    + head, lead, ...): words to compare a question with."""
+    return f"{text} {' '.join(sorted(family_words(relation)))}".rstrip()
+
+
 def said(fact: Fact) -> str:
     """The fact as words to compare a question with, its relation said every way."""
-    extra = " ".join(sorted(family_words(fact.predicate)))
-    return f"{fact.subject} {fact.predicate} {fact.object} {extra}".rstrip()
+    return said_every_way(f"{fact.subject} {fact.predicate} {fact.object}", fact.predicate)
 
 
 class PredicateIndex:
