@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app.core.ask import answer_kinds, coverage, fact_gaps, routing, things_asked
+from app.core.ask import answer_kinds, coverage, fact_gaps, routing, stated, things_asked
 from app.core.ask import answers as say
 from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS
 from app.core.ask.answer_kinds import ATTRIBUTE_NEAR, Kind
@@ -162,6 +162,9 @@ class AnswerChecks:
             if other:
                 return Gap(other)
             things = [*things_asked.thing_asked(text), *answer_kinds.which_thing(text)]
+            things += things_asked.rule_topic(text)  # "our policy on pet birds"
+            if answer_kinds.asked_kind(text) is Kind.PLACE:  # "where can I wash my car?"
+                things += things_asked.owned(text)
             left = await self._unnamed(things, passages, word_vectors)
             if answer_kinds.asked_kind(text) is Kind.PERSON:  # the passage quoted speaks
                 # of the doing asked about, or a synonym: "who cleans the reception?" is
@@ -177,6 +180,13 @@ class AnswerChecks:
             unsaid = (
                 await self._unnamed(quality, passages, word_vectors, DOING_NEAR) if quality else []
             )
+            if not unsaid:  # "when is the glass container emptied?": a time for it
+                unsaid = stated.untimed(text, passages[0].title, page)
+                unsaid = unsaid or stated.unmeasured(text, passages[0].title, page)
+            if not unsaid:  # "the members' wifi password": its value, or where it is
+                none, unsaid = stated.unvalued(text, passages[0].title, page)
+                if none:
+                    return Gap(kind=Kind.VALUE)
             how = things_asked.how_doing(text)  # "how do I book the phone booths?"
             if how and not unsaid:  # the page speaks of it, or of a word near it
                 unsaid = await self._unnamed(how, passages, word_vectors, DOING_NEAR)

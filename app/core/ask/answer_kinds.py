@@ -52,6 +52,7 @@ class Kind(Enum):
     NUMBER = N_("What I found gives no number.")
     PERSON = N_("What I found names no one.")
     STEPS = N_("What I found does not say how to do it.")
+    VALUE = N_("What I found does not give the code or number you asked for.")
 
     @property
     def unsaid(self) -> str:
@@ -64,7 +65,8 @@ ASKS_TIME = re.compile(
     r"(?:on )?which (?:days?|weekdays?|dates?|months?|evenings?|mornings?)\b)",
     re.I,
 )
-HOW_IT_WORKS = re.compile(r"^\s*how (?:does|do|did) .+ work\b", re.I)  # "... solar panels work"
+# "how do solar panels work?", "how do solar panels generate electricity?": a process
+HOW_IT_WORKS = re.compile(r"^\s*how (?:does|do|did) (?!(?:i|we|you|one)\b)[a-z]", re.I)
 _TIME_ASKED = re.compile(r"\b(?:day|days|date|dates|time|times|when|schedule)\b", re.I)
 _ASKS_PLACE = re.compile(
     r"^\s*(?:(?:and|so|but)\s+)?(?:where\b|in which (?:room|place|building)\b)", re.I

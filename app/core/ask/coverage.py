@@ -251,10 +251,12 @@ def off_passage(
     than a word the passage contains. "What do dogs eat?" is farther from the pets page than
     "dogs" alone, "where do I put empty wine bottles?" is closer to the waste page than
     "bottles" alone."""
+    in_form = set(words) - set(uncovered(words, answers, {}))  # not only close in meaning
+    if not in_form:  # a loose match on none of its words: "our policy on time travel"
+        return list(words)
     left = uncovered(words, answers, word_vectors, answer_vectors)
     if not left or not answer_vectors:
         return []
-    in_form = set(words) - set(uncovered(words, answers, {}))  # not only close in meaning
     passage = np.asarray(answer_vectors[0], dtype=np.float32)
     closest = [float(passage @ word_vectors[w]) for w in in_form if w in word_vectors]
     return left if closest and max(closest) > similarity else []

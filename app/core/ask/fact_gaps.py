@@ -64,6 +64,7 @@ def facts_gap(
     texts = [said_every_way(" ".join(f), f[1]) for f in found]
     left = unmet_quantity(question, texts)  # "how much does a new bike cost?"
     left = left or uncovered([*attribute_words(question), *_done(question)], texts, {})
+    left = left or uncovered(_rank_words(question), texts, {})  # "the vice-chair"
     if kind is Kind.PERSON:  # "who coordinates the garden watering?": the watering too
         done_to = [w for phrase in named_phrases(question, things_only=True) for w in phrase]
         left = left or uncovered(list(dict.fromkeys(done_to)), texts, {})
@@ -75,6 +76,14 @@ def facts_gap(
         which = not any(_places_named(question, fact) for fact in found)
         left = uncovered(focus_words(question, which=which), texts, {})
     return left, None
+
+
+# Words that make a role another one: the chair's facts do not name the vice-chair.
+_RANK = frozenset("vice deputy assistant former previous ex acting interim honorary".split())
+
+
+def _rank_words(question: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z]+", question.lower()) if w in _RANK]
 
 
 def _names_whole(question: str, name: str) -> bool:

@@ -70,12 +70,15 @@ ELSEWHERE = re.compile(
     r"^\s*(?:(?:when|what time|until when) (?:does|do|is|are) .+\b(?:open|opens|close|closes)\b|"
     r"how (?:old|tall|big|large|far|long|heavy|loud|often|fast|wide|deep)|"
     r"what (?:colou?r|material|brand|model|size)|.*\bmade (?:of|from)\b|"
+    r"(?:what|which)\b.*\bopening (?:hours|times)\b|"
     r"who(?!.*\b(?:propos\w*|suggest\w*|submit\w*|start\w*|creat\w*|voted|want\w*)\b))"
     r"\b(?!.*\b(?:proposals?|polls?|votes?|voting|ballots?|ideas?|"
     r"deadlines?|closing|ends?|decided)\b)",
     re.I,
 )
 TOPIC_MEANING = 0.3  # a proposal named by a bare topic must also be close in meaning
+# "what is our policy on solar panels on balconies?": a rule, which no fact states
+RULES_ASKED = re.compile(r"\b(?:polic(?:y|ies)|rules?|regulations?|guidelines?)\b", re.I)
 LISTING = re.compile(
     r"^\s*(?:which|list|show|find|any|are there|is there|were there|has anyone|did anyone|"
     r"did someone|what (?:proposals|polls|ideas|votes))\b",
@@ -237,6 +240,7 @@ def decide(
         use_facts = (usable and fact >= FACT_NAMED and fact > doc + 0.05) or fallback
     use_facts = use_facts or bool(named and doc < DOC_SURE)
     use_facts = use_facts and found.facts_about_question(words)
+    use_facts = use_facts and not RULES_ASKED.search(question)  # facts state no rule
     strongest = max(doc, fact if use_facts and found.own_facts else 0.0)
     topic_only = not DOC_WORDS.search(question) and found.keywords
     asked = QUESTION_WORD.match(question) and found.passages_share_words(words)

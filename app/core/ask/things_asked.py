@@ -224,3 +224,37 @@ def how_doing(question: str) -> list[str]:
     word = next((g for g in found.groups() if g), "").lower() if found else ""
     skip = NOT_FOCUS | _VAGUE | STOP_WORDS | _ANY_WAY
     return [word] if len(word) >= 3 and word not in skip else []
+
+
+# "what is our policy on drones?", "rules about pet birds": what the rule must be about
+_RULE_ON = re.compile(
+    r"\b(?:polic(?:y|ies)|rules?|guidelines?|regulations?|stance)\s+"
+    r"(?:on|for|about|regarding|concerning|around)\s+((?:[a-z][a-z-]*\s*){1,4})",
+    re.I,
+)
+_UNTIL = frozenset("in at on during for with from by near inside outside after before".split())
+
+
+def rule_topic(question: str) -> list[str]:
+    """The words of what a rule question asks the rule to be about, up to a preposition
+    ("visitors at night" -> visitors): a page of rules on other things does not answer."""
+    found = _RULE_ON.search(question)
+    if found is None:
+        return []
+    words: list[str] = []
+    for word in found.group(1).lower().split():
+        if word in _UNTIL:
+            break
+        if len(word) >= 3 and word not in STOP_WORDS and word not in NOT_FOCUS:
+            words.append(word)
+    return words
+
+
+_OWNED = re.compile(r"\b(?:my|our|your|his|her|their)\s+([a-z][a-z-]{2,})\b", re.I)
+
+
+def owned(question: str) -> list[str]:
+    """What the asker's own thing is ("where can I wash my car?" -> car): a page that
+    names no car, nor a word near it, does not say where."""
+    words = (m.group(1).lower() for m in _OWNED.finditer(question))
+    return [w for w in words if w not in STOP_WORDS and w not in NOT_FOCUS and w not in CIRCLE]
