@@ -53,8 +53,9 @@ TUNING = {"intent": 0.95, "f1": 0.90, "documents": 0.90, "facts": 0.75, "no_answ
 # Session 11 added a fourth tester set (probes_r4_*: 60% no-answer questions sharing the
 # fixture's words, the rest worded close to them), split the same way; its lines that
 # repeated a question of another set were dropped. Over that session, with it in: probes
-# no-answer 0.918 -> 0.935, check halves 0.805 -> 0.821, nothing else moved.
-PROBES = {"f1": 0.935, "documents": 0.81, "facts": 0.9, "no_answer": 0.93}
+# no-answer 0.918 -> 0.936, documents 0.812 -> 0.84, facts 0.902 -> 0.967; check halves
+# no-answer 0.805 -> 0.821, documents 0.833 -> 0.875, f1 and facts unchanged.
+PROBES = {"f1": 0.935, "documents": 0.835, "facts": 0.96, "no_answer": 0.935}
 PROBE_FILES = (
     "probes_noanswer.jsonl",
     "probes_positive.jsonl",
@@ -68,7 +69,7 @@ CHECK_FILES = (
     "probes_gold_style_check.jsonl",
     "probes_r4_check.jsonl",
 )
-CHECK = {"f1": 0.85, "documents": 0.83, "facts": 0.66, "no_answer": 0.82}
+CHECK = {"f1": 0.85, "documents": 0.87, "facts": 0.66, "no_answer": 0.82}
 
 
 def f1(expected: set[int], got: set[int]) -> float:

@@ -64,3 +64,30 @@ def test_everyday_words_are_no_listing(ask: Any) -> None:
     )
     for answer in (live, hours):  # "live" is no status, opening hours no proposal topic
         assert answer["intent"] != "query_proposals" and answer["proposals"] == []
+
+
+def test_the_page_answers_what_the_facts_miss(ask: Any) -> None:
+    workshop, before, role = ask(
+        "When is the bike repair workshop held?",
+        "Who was the treasurer before Bob?",
+        "what is Bob's role in the association",
+    )
+    # the graph knows the Repair Café, not the workshop: the bike storage page says when
+    assert workshop["answer"].startswith("According to “Bike storage”")
+    assert "first Tuesday evening of each month" in workshop["answer"]
+    # "the treasurer (currently Bob)" on the budget page says nothing of who was before
+    assert before["answer"].startswith(NO_ANSWER)
+    # the association is the community itself, which no fact needs to name
+    assert "Treasurer" in role["answer"] and not role["answer"].startswith(NO_ANSWER)
+
+
+def test_facts_read_past_the_frame_of_the_question(ask: Any) -> None:
+    besides, does, chain = ask(
+        "who is on the house committee besides greta",
+        "what does Dmitri do in the association",
+        "who leads the team in charge of the rooftop terrace",
+    )
+    assert "Carla member of House Committee" in besides["answer"]  # who is left out is no topic
+    assert "Security Officer" in does["answer"]  # "do", not "association", is what he does
+    # "the team in charge of" the terrace is the one managing it: two steps to Emma
+    assert chain["answer"].startswith("Rooftop Terrace managed by Events Team. Events Team led")

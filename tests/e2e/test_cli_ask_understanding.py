@@ -57,7 +57,7 @@ def test_a_page_s_words_are_read_from_the_index_not_embedded_again(
 
     checking: list[bool] = []
     calls_in_checks: list[int] = []
-    embed, gap = VectorDBService.embed, AnswerChecks.gap
+    embed, settle = VectorDBService.embed, AnswerChecks.settle
 
     async def counted(self: VectorDBService, texts: Any) -> Any:
         if checking:
@@ -67,12 +67,12 @@ def test_a_page_s_words_are_read_from_the_index_not_embedded_again(
     async def watched(self: AnswerChecks, *args: Any, **kwargs: Any) -> Any:
         checking.append(True)
         try:
-            return await gap(self, *args, **kwargs)
+            return await settle(self, *args, **kwargs)
         finally:
             checking.pop()
 
     monkeypatch.setattr(VectorDBService, "embed", counted)
-    monkeypatch.setattr(AnswerChecks, "gap", watched)
+    monkeypatch.setattr(AnswerChecks, "settle", watched)
     treadmill, gym, orchestra = ask(
         "does the fitness room have a treadmill", "is there a gym?", "where does the orchestra meet"
     )

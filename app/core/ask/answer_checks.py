@@ -52,6 +52,22 @@ PAGE_WORDS_KEPT = 4096
 
 
 @dataclass(frozen=True, slots=True)
+class Question:
+    """A question as the checks read it: its text, whether it is English, what was found
+    for it, the manual's entries (for help), its subject words (``named``) and content
+    words (``asked``), both embedded in ``word_vectors``."""
+
+    text: str
+    english: bool
+    found: routing.Evidence
+    entries: list[HelpEntry]
+    named: list[str]
+    asked: list[str]
+    word_vectors: dict[str, np.ndarray]
+    tr: Translator
+
+
+@dataclass(frozen=True, slots=True)
 class Gap:
     """What keeps what was found from answering: words it leaves out (``foreign``: those
     the community never uses), or the kind of answer it does not give."""
@@ -106,20 +122,31 @@ class AnswerChecks:
         self.vectors = vectors
         self._page_words: dict[str, np.ndarray] = {}  # the words of pages quoted, kept
 
-    async def gap(
-        self,
-        text: str,
-        english: bool,
-        route: routing.Route,
-        found: routing.Evidence,
-        entries: list[HelpEntry],
-        named: list[str],
-        asked: list[str],
-        word_vectors: dict[str, np.ndarray],
-        tr: Translator,
-    ) -> Gap:
-        """What the route's source leaves out (``named``: the question's subject words,
-        ``asked``: its content words; both embedded in ``word_vectors``)."""
+    async def settle(self, question: Question, route: routing.Route) -> tuple[routing.Route, Gap]:
+        """The route that answers and what it leaves out. When the facts miss words that
+        a passage clearly about the question names, and it answers, the page does: "when
+        is the bike repair workshop held?" is the bike storage page's, not the Repair
+        Café's. Only for "when" and "where": the page naming the treasurer does not say who
+        was before Bob, nor "bands may rehearse" which bands do."""
+        gap = await self._gap(question, route)
+        found, text = question.found, question.text
+        if route.source != "facts" or not gap.missing or gap.kind:
+            return route, gap
+        kind = answer_kinds.asked_kind(text)  # when or where: a page says it of a thing
+        if found.doc_strength < routing.DOC_STRONG or kind not in (Kind.TIME, Kind.PLACE):
+            return route, gap
+        quoted = [h.content for h in found.passages[:1]]
+        if coverage.uncovered(gap.missing, quoted, {}):
+            return route, gap
+        paged = routing.Route("documents", routing.PASSAGE_BEST)
+        again = await self._gap(question, paged)
+        return (route, gap) if again else (paged, again)
+
+    async def _gap(self, question: Question, route: routing.Route) -> Gap:
+        """What the route's source leaves out."""
+        text, english, found = question.text, question.english, question.found
+        named, asked, word_vectors = question.named, question.asked, question.word_vectors
+        entries, tr = question.entries, question.tr
         passages, facts = found.passages, found.facts
         words, text = text, question_clause(text, inner=True)  # its form, past any greeting
         # ("hey, random question: who ...?"); what it names is read in all of it

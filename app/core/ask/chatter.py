@@ -21,8 +21,9 @@ CHATTER = frozenset(
     sorta maybe perhaps actually basically honestly literally probably possibly
     remember reminded recall heard hear hearing saw seen noticed mentioned lol btw fyi
     oh ok okay yeah yep nope well anyway anyways though although like exactly ppl pple
+    isn aren wasn weren doesn didn couldn wouldn shouldn hasn haven hadn
     """.split()
-)
+)  # the last line: what is left of "isn't" when words are read as letters only
 
 
 # Greetings and asides before the question itself: "hey, random question, I was

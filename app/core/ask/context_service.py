@@ -35,7 +35,7 @@ from app.core.ask import (
     topic_phrase,
 )
 from app.core.ask.analysis import HOW_TO, INTENT_PROPOSALS, AskAnalysis
-from app.core.ask.answer_checks import AnswerChecks
+from app.core.ask.answer_checks import AnswerChecks, Question
 from app.core.ask.coverage import subjects
 from app.core.ask.help import HelpIndex
 from app.core.ask.knowledge_answers import RELATED_DOC
@@ -344,9 +344,8 @@ class ContextService:
         helps = route.source == "help"
         entries = await self.help.best(text, embedding, tr.language) if helps else []
         english = analysis.language == SOURCE_LANGUAGE
-        gap = await self.checks.gap(
-            text, english, route, found, entries, named, asked, word_vectors, tr
-        )
+        question = Question(text, english, found, entries, named, asked, word_vectors, tr)
+        route, gap = await self.checks.settle(question, route)
         if route.source == "help" and not gap:
             return await self.help.answer(text, entries, self.llm, tr.language)
         if route.source == "facts" and facts is not None and not gap:

@@ -63,10 +63,15 @@ _ASKING = re.compile(
 )
 # Words naming a kind of text, not a subject: "sauna rules" asks about the sauna.
 GENERIC = frozenset("rule rules policy policies info information details guide hours times".split())
+# Words naming the community itself ("Bob's role in the association"): never a subject
+# a page or a fact must name.
+OURSELVES = frozenset("association community organisation organization collective".split())
 _WORDS = re.compile(r"[a-z]{3,}")
 # Words of the question's frame, not of what it asks about: "what happens when",
 # "how does parking work", "until what time".
-FRAME = frozenset("happen happens happened happening work works time".split())
+FRAME = frozenset(
+    "happen happens happened happening work works time besides except excluding apart aside".split()
+)
 CONTENT_WORDS = 6  # at most this many content words are checked (and embedded)
 # Past forms a passage uses for the question's verb ("a lost card" for "lose my card").
 _PAST = {
@@ -117,7 +122,7 @@ def subjects(question: str, lexicon: Lexicon) -> list[str]:
 def content_words(question: str, already: Sequence[str] = ()) -> list[str]:
     """The words the question asks about, besides the ``already`` named ones: every word
     that is no stop word, no conversation and no frame ("dogs", "eat")."""
-    skip = {*STOP_WORDS, *CHATTER, *GENERIC, *FRAME, *CIRCLE, *already}
+    skip = {*STOP_WORDS, *CHATTER, *GENERIC, *FRAME, *CIRCLE, *OURSELVES, *already}
     words = [w for w in _WORDS.findall(question.lower()) if w not in skip]
     return list(dict.fromkeys(words))[:CONTENT_WORDS]
 
@@ -125,15 +130,20 @@ def content_words(question: str, already: Sequence[str] = ()) -> list[str]:
 def named_phrases(question: str, things_only: bool = False) -> list[list[str]]:
     """The content words of each phrase the question puts after an article, a
     possessive or "for"/"about", known or not: "the football team" -> football, team.
-    ``things_only``: not after "for"/"about" (what "about wifi trouble" is about)."""
-    skip = {*STOP_WORDS, *CHATTER, *GENERIC, *FRAME}
+    ``things_only``: not after "for"/"about" (what "about wifi trouble" is about).
+    A person of the asker's circle is who, not what: "a friend come train" names none."""
+    skip = {*STOP_WORDS, *CHATTER, *GENERIC, *FRAME, *OURSELVES}
     found = _SUBJECT.finditer(question)
     phrases = (
         m.group(1).lower().replace("-", " ").split()
         for m in found
         if not (things_only and m.group(0).split()[0].lower() in ("for", "about"))
     )
-    return [[w for w in words if len(w) >= 3 and w not in skip] for words in phrases]
+    return [
+        [w for w in words if len(w) >= 3 and w not in skip]
+        for words in phrases
+        if words[0] not in CIRCLE
+    ]
 
 
 def unnamed_modifiers(question: str, answers: Sequence[str], headed: bool = False) -> list[str]:
@@ -163,10 +173,9 @@ def foreign_subjects(question: str, lexicon: Lexicon) -> list[str]:
         for word in match.group(1).lower().replace("-", " ").split():
             if len(word) < 3:  # "co" of "co-working"
                 continue
-            if word in STOP_WORDS or lexicon.contains(word):
-                break
-            if word not in CIRCLE:
-                found.append(word)
+            if word in STOP_WORDS or word in CIRCLE or lexicon.contains(word):
+                break  # after "a friend", a verb: "can a friend come train with me?"
+            found.append(word)
     return list(dict.fromkeys(found))
 
 

@@ -32,7 +32,11 @@ from app.core.graph.graph_results import AskResult
 from app.core.graph.proposal_facts import is_proposal_source
 from app.nlp.key_terms import word_forms
 
-_WHAT_DOES = re.compile(r"^\s*what (?:does|do|did) .+ ([a-z]+)\W*$", re.I)
+# the verb, before a place or purpose it may end with ("what does Dmitri do in the ...")
+_WHAT_DOES = re.compile(
+    r"^\s*what (?:does|do|did) .+? ([a-z]+)(?:\s+(?:in|at|for|on|with|around|here)\b.*)?\W*$",
+    re.I,
+)
 # Verbs of any doing: "what does Farid do?", "what do they have?" ask for any fact.
 _ANY_VERB = frozenset("do does did have has had get make go use".split())
 

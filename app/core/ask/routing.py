@@ -77,6 +77,7 @@ ELSEWHERE = re.compile(
     re.I,
 )
 TOPIC_MEANING = 0.3  # a proposal named by a bare topic must also be close in meaning
+PASSAGE_BEST = N_("a document passage matches it best")
 # "what is our policy on solar panels on balconies?": a rule, which no fact states
 RULES_ASKED = re.compile(r"\b(?:polic(?:y|ies)|rules?|regulations?|guidelines?)\b", re.I)
 LISTING = re.compile(
@@ -255,7 +256,7 @@ def decide(
     if use_facts:
         return Route("facts", N_("the knowledge graph names what it asks about"))
     if found.passages and (doc >= DOC_SURE or found.passages_share_words(words)):
-        return Route("documents", N_("a document passage matches it best"))
+        return Route("documents", PASSAGE_BEST)
     if found.facts is not None and found.facts.chain is not None:
         return Route("facts", N_("the knowledge graph has part of the path it asks about"))
     return Route("nothing", "")

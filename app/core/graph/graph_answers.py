@@ -188,9 +188,23 @@ def _groups(
     ]
 
 
+# "who is on the house committee besides Greta?": who is left out is not what is asked
+_BESIDES = re.compile(
+    r"\s*,?\s*\b(?:besides|apart from|other than|except(?: for)?|aside from|excluding)\s+"
+    r"[\w'’-]+(?:\s+[A-Z][\w'’-]*)?",
+    re.I,
+)
+
+
+# A relation said in a phrase inside a chain: "the team in charge of the terrace" is the
+# one that manages it (only after a group: "who is in charge of the wifi?" asks anyone).
+_IN_CHARGE = re.compile(r"\b(team|committee|group|crew|club) in charge of\b", re.I)
+
+
 def analyze(
     question: str, ngrams: Sequence[Ngram], existing: set[str], index: PredicateIndex
 ) -> Analysis:
+    question = _IN_CHARGE.sub(r"\1 that manages", _BESIDES.sub("", question))
     tokens = tokenize(question)
     qtype, be_question = _question_type(tokens)
     entities = choose_entities(ngrams, existing, question)
