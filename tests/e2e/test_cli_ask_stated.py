@@ -82,12 +82,14 @@ def test_the_page_answers_what_the_facts_miss(ask: Any) -> None:
 
 
 def test_facts_read_past_the_frame_of_the_question(ask: Any) -> None:
-    besides, does, chain = ask(
+    besides, before, does, chain = ask(
         "who is on the house committee besides greta",
+        "who besides greta is on the house committee",
         "what does Dmitri do in the association",
         "who leads the team in charge of the rooftop terrace",
     )
-    assert "Carla member of House Committee" in besides["answer"]  # who is left out is no topic
+    for answer in (besides, before):  # who is left out is no topic
+        assert "Carla member of House Committee" in answer["answer"]
     assert "Security Officer" in does["answer"]  # "do", not "association", is what he does
     # "the team in charge of" the terrace is the one managing it: two steps to Emma
     assert chain["answer"].startswith("Rooftop Terrace managed by Events Team. Events Team led")

@@ -79,7 +79,8 @@ ELSEWHERE = re.compile(
 TOPIC_MEANING = 0.3  # a proposal named by a bare topic must also be close in meaning
 PASSAGE_BEST = N_("a document passage matches it best")
 # "what is our policy on solar panels on balconies?": a rule, which no fact states
-RULES_ASKED = re.compile(r"\b(?:polic(?:y|ies)|rules?|regulations?|guidelines?)\b", re.I)
+RULE_NOUNS = r"polic(?:y|ies)|rules?|regulations?|guidelines?"
+RULES_ASKED = re.compile(rf"\b(?:{RULE_NOUNS})\b", re.I)
 LISTING = re.compile(
     r"^\s*(?:which|list|show|find|any|are there|is there|were there|has anyone|did anyone|"
     r"did someone|what (?:proposals|polls|ideas|votes))\b",

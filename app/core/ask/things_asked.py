@@ -25,6 +25,7 @@ from app.core.ask.answer_kinds import (
     focus_words,
 )
 from app.core.ask.coverage import CIRCLE, named_phrases, uncovered
+from app.core.ask.routing import RULE_NOUNS
 from app.nlp.key_terms import word_forms
 
 _HOW_MANY = re.compile(r"\bhow many\s+([a-z][a-z-]+)", re.I)
@@ -228,7 +229,7 @@ def how_doing(question: str) -> list[str]:
 
 # "what is our policy on drones?", "rules about pet birds": what the rule must be about
 _RULE_ON = re.compile(
-    r"\b(?:polic(?:y|ies)|rules?|guidelines?|regulations?|stance)\s+"
+    rf"\b(?:{RULE_NOUNS}|stance)\s+"
     r"(?:on|for|about|regarding|concerning|around)\s+((?:[a-z][a-z-]*\s*){1,4})",
     re.I,
 )

@@ -191,7 +191,7 @@ def _groups(
 # "who is on the house committee besides Greta?": who is left out is not what is asked
 _BESIDES = re.compile(
     r"\s*,?\s*\b(?:besides|apart from|other than|except(?: for)?|aside from|excluding)\s+"
-    r"[\w'’-]+(?:\s+[A-Z][\w'’-]*)?",
+    r"[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]*)?",  # a surname only with its capital
     re.I,
 )
 
