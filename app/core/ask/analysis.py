@@ -38,9 +38,11 @@ PROPOSAL_WORDS = re.compile(
     r"initiatives?|suggestions?|suggest(?:ed|s|ing)?|ideas?|decisions?|decide[ds]?|deadlines?|upcoming)\b",
     re.I,
 )
+# The words naming a rule: a question with one asks about the rules, which facts never state.
+RULE_NOUNS = r"polic(?:y|ies)|rules?|regulations?|guidelines?"
 DOC_WORDS = re.compile(
-    r"\b(policy|policies|rules?|guidelines?|handbook|manual|documents?|docs?|procedures?|"
-    r"regulations?|faq|instructions?|how (?:do|does|can|should|to)|what is the process)\b",
+    rf"\b({RULE_NOUNS}|handbook|manual|documents?|docs?|procedures?|"
+    r"faq|instructions?|how (?:do|does|can|should|to)|what is the process)\b",
     re.I,
 )
 FACT_OPENERS = re.compile(r"^\s*(who|what|where|when|which|how many)\b", re.I)

@@ -207,11 +207,9 @@ class AnswerChecks:
             unsaid = (
                 await self._unnamed(quality, passages, word_vectors, DOING_NEAR) if quality else []
             )
-            if not unsaid:  # "when is the glass container emptied?": a time for it
-                unsaid = stated.untimed(text, passages[0].title, page)
-                unsaid = unsaid or stated.unmeasured(text, passages[0].title, page)
-            if not unsaid:  # "the members' wifi password": its value, or where it is
-                none, unsaid = stated.unvalued(text, passages[0].title, page)
+            if not unsaid:  # "when is the glass container emptied?", "the members' wifi
+                # password": a time, a price or a value stated of the thing asked about
+                none, unsaid = stated.unstated(text, passages[0].title, page)
                 if none:
                     return Gap(kind=Kind.VALUE)
             how = things_asked.how_doing(text)  # "how do I book the phone booths?"

@@ -23,6 +23,7 @@ from app.core.ask.analysis import (
     INTENT_FACTS,
     INTENT_PROPOSALS,
     PROPOSAL_WORDS,
+    RULE_NOUNS,
     AskAnalysis,
 )
 from app.core.ask.chatter import question_clause
@@ -79,7 +80,6 @@ ELSEWHERE = re.compile(
 TOPIC_MEANING = 0.3  # a proposal named by a bare topic must also be close in meaning
 PASSAGE_BEST = N_("a document passage matches it best")
 # "what is our policy on solar panels on balconies?": a rule, which no fact states
-RULE_NOUNS = r"polic(?:y|ies)|rules?|regulations?|guidelines?"
 RULES_ASKED = re.compile(rf"\b(?:{RULE_NOUNS})\b", re.I)
 LISTING = re.compile(
     r"^\s*(?:which|list|show|find|any|are there|is there|were there|has anyone|did anyone|"

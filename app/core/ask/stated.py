@@ -145,3 +145,10 @@ def unvalued(question: str, title: str, page: Sequence[str]) -> tuple[bool, list
 
     giving = _giving(page, gives)
     return not giving, _unnamed(question, title, giving, asked)
+
+
+def unstated(question: str, title: str, page: Sequence[str]) -> tuple[bool, list[str]]:
+    """(whether the page gives no value of the kind asked at all, the words of the thing
+    whose time, price or value no sentence gives): the checks above, in turn."""
+    left = untimed(question, title, page) or unmeasured(question, title, page)
+    return (False, left) if left else unvalued(question, title, page)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from app.core.ask.analysis import STOP_WORDS
+from app.core.ask.analysis import RULE_NOUNS, STOP_WORDS
 from app.core.ask.answer_kinds import (
     ASKS_PERSON,
     ASKS_TIME,
@@ -25,7 +25,6 @@ from app.core.ask.answer_kinds import (
     focus_words,
 )
 from app.core.ask.coverage import CIRCLE, named_phrases, uncovered
-from app.core.ask.routing import RULE_NOUNS
 from app.nlp.key_terms import word_forms
 
 _HOW_MANY = re.compile(r"\bhow many\s+([a-z][a-z-]+)", re.I)
