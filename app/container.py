@@ -163,6 +163,7 @@ class Container:
             self.graph,
             self.llm,
             settings.timezone,
+            settings.bot_language,
         )
         # Proposals as any reader may see them (the MCP server's proposal tools).
         self.catalog = ProposalCatalog(

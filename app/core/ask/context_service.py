@@ -20,23 +20,21 @@ from __future__ import annotations
 
 import asyncio
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from zoneinfo import ZoneInfo
 
 import numpy as np
 
 from app.core.ask import answers as say
 from app.core.ask import (
-    coverage,
+    decision,
     fact_paths,
     knowledge_answers,
     routing,
-    things_asked,
+    sentences,
     topic_phrase,
 )
 from app.core.ask.analysis import HOW_TO, INTENT_PROPOSALS, AskAnalysis
-from app.core.ask.answer_checks import AnswerChecks, Question
-from app.core.ask.coverage import subjects
 from app.core.ask.help import HelpIndex
 from app.core.ask.knowledge_answers import RELATED_DOC
 from app.core.ask.language import detect_language
@@ -46,8 +44,8 @@ from app.core.ask.multilingual import (
     asks_who_voted,
     direction,
     english_phrase,
-    read_question,
 )
+from app.core.ask.passages import Found, PassageSearch
 from app.core.ask.proposal_search import ProposalSearch, SearchOutcome, keyword_terms
 from app.core.ask.spelling import Fix, Speller, describe
 from app.core.graph.graph_results import AskResult
@@ -66,10 +64,16 @@ from app.services.llm import AnswerContext, LLMService
 from app.services.vector_db_service import VectorDBService
 
 MAX_QUESTION = 500
+HELP_STRONG = 0.55  # the manual covers a how-to question ...
+DOC_STRONG = 0.45  # ... that no passage is clearly about
+PASSAGE_BEST = N_("a document passage matches it best")
+FACTS_NAMED = N_("the knowledge graph names what it asks about")
 DOC_TOP_K = 5
 DOC_FLOOR = 0.25  # below this a passage is not about the question
 DOC_MARGIN = 0.15  # keep passages near the best one
 FACTS_SHOWN = 8
+QUOTED_PASSAGES = 3  # passages whose sentences may be quoted
+SENTENCE_WEIGHT = 0.3  # the share of the question's terms against meaning (sentences)
 WORDS_KEPT = 4096  # word vectors kept between questions (1.5 kB each)
 TERMS_APART = 3  # a proposal topic of up to this many words is expanded word by word
 SELF = {"me", "i", "my", "myself", "mine"}
@@ -111,6 +115,7 @@ class ContextService:
         graph: GraphService,
         llm: LLMService,
         timezone: ZoneInfo,
+        language: str = "en",
     ) -> None:
         self.db = db
         self.clock = clock
@@ -120,9 +125,9 @@ class ContextService:
         self.llm = llm
         self.tz = timezone
         self.search = ProposalSearch(db, vectors)
+        self.passage_search = PassageSearch(db, vectors, documents, language)
         self._english = translator("en", timezone)  # what a model reads as evidence
         self.help = HelpIndex(vectors.embed, timezone)
-        self.checks = AnswerChecks(vectors)
         self.spelling = Speller(db)
         # single words embedded for the coverage checks and topic expansion, by word: a
         # word's vector does not depend on the question, and members reuse their words
@@ -156,12 +161,26 @@ class ContextService:
                     "There is no proposal #{id}. Send /proposals to see them all.",
                     id=proposal_id,
                 )
+        reading, fixes, analysis = await self._read(text, read_in)
+        response = await self._answer(reading, analysis, user_id, tr)
+        return _corrected(response, text, fixes, tr) if fixes else response
+
+    async def _read(self, text: str, read_in: str) -> tuple[str, list[Fix], AskAnalysis]:
+        """The question as read: typos mended (English), then intent, filters, topic."""
         reading, fixes = text, list[Fix]()
         if read_in == SOURCE_LANGUAGE:  # typos are read against English and our own words
             reading, fixes = await self.spelling.correct(text)  # "evnts" -> "events"
-        analysis = await self.llm.analyze_ask_query(reading, read_in)
-        response = await self._answer(reading, analysis, user_id, tr)
-        return _corrected(response, text, fixes, tr) if fixes else response
+        return reading, fixes, await self.llm.analyze_ask_query(reading, read_in)
+
+    async def inspect(
+        self, question: str, *, user_id: int | None = None, language: str | None = None
+    ) -> Gathered:
+        """What the decision reads for a question, without answering it (the script
+        that refits the decision, scripts/fit_ask_decision.py, reads it)."""
+        text = check_question(question)
+        read_in = detect_language(text, language)
+        reading, _, analysis = await self._read(text, read_in)
+        return await self.gather(reading, analysis, user_id, self.writer(read_in, language))
 
     async def answer_about_proposal(
         self, proposal: Proposal, question: str, asked: str, tr: Translator | None = None
@@ -170,7 +189,7 @@ class ContextService:
         tr = tr or translator("en", self.tz)
         query = question or proposal.title
         embedding = await self._embed(query)
-        hits = await self._passages(query, embedding, proposal_id=proposal.id)
+        hits = _near_best((await self._passages(query, embedding, proposal_id=proposal.id)).hits)
         details = [proposal.description, *[h.content for h in hits]]
         picked = say.best_sentences(question, details) if question else [proposal.description]
         lead = f"#{proposal.id} “{proposal.title}”: " + " ".join(picked)
@@ -270,10 +289,11 @@ class ContextService:
                     )  # fmt: skip
         return filters, notes
 
-    async def _answer(
+    async def gather(
         self, text: str, analysis: AskAnalysis, user_id: int | None, tr: Translator
-    ) -> AskResponse:
-        """Search all three sources with one embedding, then let the evidence decide."""
+    ) -> Gathered:
+        """Every source searched for one question, with the one question embedding, and
+        the signals the decision reads."""
         analysis = topic_phrase.reread(text, analysis)  # "about the open day"
         if asks_who_voted(text, analysis.language):  # about a vote, whatever else it names
             analysis = replace(analysis, intent=INTENT_PROPOSALS)
@@ -291,31 +311,18 @@ class ContextService:
         # poorly inside a sentence about proposals), otherwise the question itself,
         # also when it asks how proposals work ("how many votes does a poll need?").
         listing = about_proposals and keywords and not routing.asks_how_it_works(text)
-        # The subject words ride in the same model call: coverage checks need them.
-        # So do a proposal topic's words, each expanded on its own (ProposalSearch).
-        named = (  # coverage reads English subjects ("my boat") against our own words
-            subjects(text, await self.spelling.lexicon())
-            if analysis.language == SOURCE_LANGUAGE
-            else []
-        )
-        # and the words it asks about, which a loose passage must cover (coverage)
-        asked = (
-            coverage.content_words(text, named)
-            if analysis.language == SOURCE_LANGUAGE and not about_proposals
-            else []
-        )
+        # A proposal topic's words ride in the same model call, each expanded on its
+        # own (ProposalSearch).
         terms = keyword_terms(keywords) if listing else []
-        terms = [t for t in terms if t not in named] if 1 < len(terms) <= TERMS_APART else []
-        owned = things_asked.asked_words(text) if asked else []  # "Greta's phone number"
-        words = list(dict.fromkeys([*named, *asked, *terms, *owned]))
-        fresh = [w for w in words if w not in self._word_vectors]  # words recur: kept
+        terms = terms if 1 < len(terms) <= TERMS_APART else []
+        fresh = [w for w in terms if w not in self._word_vectors]  # words recur: kept
         query = keywords if listing and keywords else text
         found_vectors = await self.vectors.embed([query, *fresh])
         embedding = found_vectors[0]
         self._keep_words(fresh, found_vectors[1:])
-        word_vectors = {w: self._word_vectors[w] for w in words}
+        word_vectors = {w: self._word_vectors[w] for w in terms}
         either = _alternatives(text, keyword_terms(keywords))
-        outcome, passages, facts = await asyncio.gather(
+        outcome, found, facts = await asyncio.gather(
             self.search.search(
                 filters,
                 keywords,
@@ -327,42 +334,53 @@ class ContextService:
             self._passages(text, embedding),
             self._graph_answer(text),
         )
+        best = await self._sentences(text, embedding, found, analysis.language)
         help_strength = 0.0
         if HOW_TO.match(text) and not about_proposals:
             manual = await self.help.scored(text, embedding)
             help_strength = manual[0][0] if manual else 0.0
-        found = routing.Evidence(outcome, passages, facts, keywords, help_strength)
-        rules = read_question(text, analysis.language)  # the rules' reading, beside a model's
-        if analysis.language == SOURCE_LANGUAGE:
-            rules = topic_phrase.reread(text, rules)
-        route = routing.decide(text, analysis, found, None if rules == analysis else rules)
-        if route.source == "proposals":
+        read = decision.signals(
+            text,
+            analysis.intent,
+            filters.active,
+            keywords,
+            outcome,
+            found.hits,
+            best,
+            facts,
+            analysis.language,
+        )
+        return Gathered(
+            analysis, filters, notes, keywords, embedding, outcome, found, best, facts,
+            help_strength, read,
+        )  # fmt: skip
+
+    async def _answer(
+        self, text: str, analysis: AskAnalysis, user_id: int | None, tr: Translator
+    ) -> AskResponse:
+        """Search all three sources, then let the fitted decision say which answers."""
+        g = await self.gather(text, analysis, user_id, tr)
+        analysis, passages = g.analysis, g.found.hits
+        if g.help_strength >= HELP_STRONG and g.signals.passage_cosine < DOC_STRONG:
+            entries = await self.help.best(text, g.embedding, tr.language)
+            return await self.help.answer(text, entries, self.llm, tr.language)
+        chosen = decision.decide(g.signals)
+        if chosen.source == "proposals":
             return await self._proposals(
-                text, filters, keywords, outcome, passages, notes, route, tr,
+                text, g.filters, g.keywords, g.outcome, passages, g.notes,
+                _why_proposals(g), tr,
                 asks_who(text, analysis.language), asks_who_voted(text, analysis.language),
             )  # fmt: skip
-        helps = route.source == "help"
-        entries = await self.help.best(text, embedding, tr.language) if helps else []
-        english = analysis.language == SOURCE_LANGUAGE
-        question = Question(text, english, found, entries, named, asked, word_vectors, tr)
-        route, gap = await self.checks.settle(question, route)
-        if route.source == "help" and not gap:
-            return await self.help.answer(text, entries, self.llm, tr.language)
-        if route.source == "facts" and facts is not None and not gap:
-            return await knowledge_answers.facts(text, facts, passages, self.llm, tr, route.why)
-        if route.source == "documents" and not gap:
-            return await knowledge_answers.documents(text, passages, self.llm, tr, route.why)
+        if chosen.source == "facts" and g.facts is not None and g.facts.relevant_facts:
+            return await knowledge_answers.facts(text, g.facts, passages, self.llm, tr, FACTS_NAMED)
+        if chosen.source == "documents" and passages:
+            return await knowledge_answers.documents(
+                text, passages, self.llm, tr, PASSAGE_BEST, g.best, g.found.contents
+            )
         return AskResponse(
             question=text,
-            # a question a passage nearly answered stays a question about documents
-            intent=route.intent
-            or gap.intent(route.source)
-            or (INTENT_PROPOSALS if about_proposals else analysis.intent),
-            answer="\n\n".join(
-                p
-                for p in (tr(say.NO_ANSWER), gap.unsaid(route.source, tr), tr(say.KNOWLEDGE_HINT))
-                if p
-            ),
+            intent=chosen.intent,
+            answer="\n\n".join([tr(say.NO_ANSWER), tr(say.KNOWLEDGE_HINT)]),
             content_keywords=analysis.content_keywords,
         )
 
@@ -379,7 +397,7 @@ class ContextService:
         outcome: SearchOutcome,
         passages: list[DocumentHit],
         notes: list[str],
-        route: routing.Route,
+        why: str,
         tr: Translator,
         who: bool = False,
         voters: bool = False,
@@ -407,7 +425,7 @@ class ContextService:
             outcome.by_meaning, tr, outcome.meaning,
             (outcome.category, outcome.by_category) if outcome.category else None,
         )  # fmt: skip
-        because = tr("I answered from proposals because {why}.", why=tr(route.why))
+        because = tr("I answered from proposals because {why}.", why=tr(why))
         sections.append(" ".join([how, because, *notes]))
         sections.append(say.proposal_hints(found, tr))
         return AskResponse(
@@ -425,31 +443,59 @@ class ContextService:
     async def _embed(self, text: str) -> np.ndarray:
         return (await self.vectors.embed([text]))[0]
 
+    async def _sentences(
+        self, text: str, embedding: np.ndarray, found: Found, language: str
+    ) -> list[sentences.Scored]:
+        """The units of the best passages, scored against the question (one model call
+        for all of them)."""
+        pairs = [(h, found.contents[h.document_id]) for h in found.hits[:QUOTED_PASSAGES]]
+        candidates = sentences.shortlist(text, pairs, language)
+        if not candidates:
+            return []
+        vectors = await self.vectors.embed([sentences.unit_text(u, h.title) for u, h in candidates])
+        return sentences.rank(text, embedding, candidates, vectors, SENTENCE_WEIGHT, language)
+
     async def _passages(
         self, text: str, embedding: np.ndarray, proposal_id: int | None = None
-    ) -> list[DocumentHit]:
-        """knowledge_query with the question's embedding, cut to the passages near the best."""
-        found = await self.documents.knowledge_query(
-            text, top_k=DOC_TOP_K, proposal_id=proposal_id, embedding=embedding
-        )
-        results = found["results"]
-        if not results:
-            return []
-        bar = max(DOC_FLOOR, results[0]["similarity"] - DOC_MARGIN)
-        return [
-            DocumentHit(
-                document_id=str(r["document"]["id"]),
-                title=str(r["document"]["title"] or "Untitled"),
-                chunk_id=r["chunk_id"],
-                content=r["content"],
-                similarity=r["similarity"],
-            )
-            for r in results
-            if r["similarity"] >= bar
-        ]
+    ) -> Found:
+        """The passages words and meaning find together, best first."""
+        return await self.passage_search.search(text, embedding, proposal_id=proposal_id)
 
     async def _graph_answer(self, text: str) -> AskResult | None:
         return await fact_paths.ask(self.graph, text, self.spelling.lexicon, FACTS_SHOWN)
+
+
+def _why_proposals(g: Gathered) -> str:
+    if g.filters.active:
+        return N_("it asks for proposals by status, type, date or proposer")
+    if g.signals.proposal_cover == 1.0:
+        return N_("it asks about proposals, and some contain its words")
+    return N_("it asks about proposals")
+
+
+@dataclass(frozen=True, slots=True)
+class Gathered:
+    """What the searches found for one question, and the signals read from it."""
+
+    analysis: AskAnalysis
+    filters: AskFilters
+    notes: list[str]
+    keywords: str | None
+    embedding: np.ndarray
+    outcome: SearchOutcome
+    found: Found
+    best: list[sentences.Scored]
+    facts: AskResult | None
+    help_strength: float
+    signals: decision.Signals
+
+
+def _near_best(hits: list[DocumentHit]) -> list[DocumentHit]:
+    """The passages close enough to the closest one in meaning, in fused order."""
+    if not hits:
+        return []
+    bar = max(DOC_FLOOR, max(h.similarity for h in hits) - DOC_MARGIN)
+    return [h for h in hits if h.similarity >= bar]
 
 
 def _corrected(response: AskResponse, asked: str, fixes: list[Fix], tr: Translator) -> AskResponse:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from app.core.ask import answers as say
+from app.core.ask import sentences
 from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS
 from app.core.ask.models import AskResponse, DocumentHit
 from app.core.ask.proposal_search import keyword_terms
@@ -20,12 +23,28 @@ FACTS_LISTED = 3
 
 
 async def documents(
-    text: str, hits: list[DocumentHit], llm: LLMService, tr: Translator, why: str = ""
+    text: str,
+    hits: list[DocumentHit],
+    llm: LLMService,
+    tr: Translator,
+    why: str = "",
+    best: Sequence[sentences.Scored] = (),
+    contents: Mapping[str, str] | None = None,
 ) -> AskResponse:
-    """The answer from document passages: an extract of the best one, the sources."""
+    """The answer from document passages: the sentences that answer, quoted with the
+    document named (the best first), then the sources."""
+    if best and contents:
+        top = best[0]
+        hits = [top.hit, *[h for h in hits if h.chunk_id != top.hit.chunk_id]]
+        units = sentences.segment(contents[top.hit.document_id])
+        lead = (
+            tr("According to “{title}”:", title=top.hit.title) + " " + sentences.quote(top, units)
+        )
+    else:
+        lead = say.documents_lead(text, hits, tr)
     context = AnswerContext(
         question=text,
-        lead=say.documents_lead(text, hits, tr),
+        lead=lead,
         evidence=[f"From “{h.title}”: {' '.join(h.content.split())}" for h in hits],
         language=tr.language,
     )

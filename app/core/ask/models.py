@@ -89,7 +89,8 @@ class DocumentHit:
     title: str
     chunk_id: str
     content: str
-    similarity: float
+    similarity: float  # cosine to the question
+    fused: float = 0.0  # reciprocal-rank-fusion score of words and meaning (passages)
 
 
 @dataclass(slots=True)

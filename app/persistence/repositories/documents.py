@@ -32,6 +32,19 @@ class DocumentRepository:
     async def get(self, document_id: str) -> DocumentRow | None:
         return await self.session.get(DocumentRow, document_id)
 
+    async def chunks_with_documents(
+        self, chunk_ids: Sequence[str]
+    ) -> list[tuple[ChunkRow, DocumentRow]]:
+        """The chunks of these ids with their documents (those that still exist)."""
+        if not chunk_ids:
+            return []
+        rows = await self.session.execute(
+            select(ChunkRow, DocumentRow)
+            .join(DocumentRow, DocumentRow.id == ChunkRow.document_id)
+            .where(ChunkRow.id.in_(list(chunk_ids)))
+        )
+        return [(chunk, document) for chunk, document in rows.tuples()]
+
     async def chunk_count(self, document_id: str) -> int:
         total = await self.session.scalar(
             select(func.count()).select_from(ChunkRow).where(ChunkRow.document_id == document_id)

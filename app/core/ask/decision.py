@@ -1,0 +1,227 @@
+"""Which source answers a question, or that none does: one small fitted model.
+
+Every question is searched in all three sources before anything is decided. What was
+found is summed up in a few signals that mean the same in any community: how the
+question reads (the reading's cue: proposals, facts or documents; whether it states a
+filter; whether it asks "who"), how strongly each source matched (the best passage's
+and sentence's cosine, the best proposal's and fact's), and how much of the question's
+content the best of each covers. A multinomial logistic regression over them gives
+each outcome a probability: proposals, documents, facts, or nothing. Its coefficients
+live in decision.json beside this file; scripts/fit_ask_decision.py refits them from
+the development communities' labelled questions (tests/fixtures/communities).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS
+from app.core.ask.models import DocumentHit
+from app.core.ask.proposal_search import SearchOutcome
+from app.core.ask.sentences import Scored
+from app.core.graph.graph_results import AskResult
+from app.nlp.lexical import lexical_terms
+
+MODEL = Path(__file__).with_name("decision.json")
+OUTCOMES = ("proposals", "documents", "facts", "nothing")
+INTENTS = {"proposals": INTENT_PROPOSALS, "documents": INTENT_DOCS, "facts": INTENT_FACTS}
+_WHO = re.compile(r"^\W*(?:who|whom|whose)\b", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Signals:
+    """What one question's searches found, as numbers a community's words do not change."""
+
+    cue_proposals: float  # the reading says it asks for proposals
+    cue_facts: float  # ... about a named person, group or thing (who/what/where)
+    filtered: float  # it states a status, type, date or proposer
+    asks_who: float
+    proposal_found: float  # some proposal matched inside the filters
+    proposal_cover: float  # share of the topic's words the best proposal contains
+    proposal_cosine: float
+    passage_cosine: float  # the best passage's cosine to the question
+    passage_cover: float  # share of the question's terms in the best passage (with title)
+    passage_margin: float  # best cosine minus the best of another document
+    sentence_cosine: float  # the best sentence's cosine to the question
+    sentence_cover: float  # share of the question's terms in it and its context
+    fact_strength: float  # the graph's relevance of its best fact (1: a path followed)
+    fact_cover: float  # share of the question's terms in the best facts
+
+    def vector(self) -> np.ndarray:
+        return np.array(list(asdict(self).values()), dtype=np.float64)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    source: str  # one of OUTCOMES
+    probabilities: dict[str, float]
+
+    @property
+    def intent(self) -> str:
+        """The kind of question, also when nothing answers it: the likeliest source."""
+        best = max(INTENTS, key=lambda k: self.probabilities[k])
+        return INTENTS[best]
+
+    @property
+    def confidence(self) -> float:
+        return self.probabilities[self.source]
+
+
+def share(asked: set[str], text: str, language: str) -> float:
+    """The share of the asked terms that the text contains (normalised terms)."""
+    if not asked:
+        return 0.0
+    return len(asked & set(lexical_terms(text, language))) / len(asked)
+
+
+def signals(
+    question: str,
+    intent: str,
+    filtered: bool,
+    topic: str | None,
+    proposals: SearchOutcome,
+    passages: Sequence[DocumentHit],
+    best: Sequence[Scored],
+    facts: AskResult | None,
+    language: str,
+) -> Signals:
+    asked = set(lexical_terms(question, language))
+    top = proposals.ranked[0] if proposals.ranked else None
+    topic_terms = set(lexical_terms(topic or "", language))
+    lead = max(passages, key=lambda h: h.similarity) if passages else None
+    other = max(
+        (h.similarity for h in passages if lead and h.document_id != lead.document_id), default=0.0
+    )
+    sentence = best[0] if best else None
+    fact_list = [s.fact for s in facts.relevant_facts[:3]] if facts else []
+    strength = 0.0
+    if facts is not None and facts.relevant_facts:
+        complete = facts.chain is not None and facts.chain.complete
+        strength = 1.0 if complete else float(facts.relevant_facts[0].relevance)
+    fact_text = " ".join(f"{f.subject} {f.predicate} {f.object}" for f in fact_list)
+    return Signals(
+        cue_proposals=float(intent == INTENT_PROPOSALS),
+        cue_facts=float(intent == INTENT_FACTS),
+        filtered=float(filtered),
+        asks_who=float(bool(_WHO.match(question))),
+        proposal_found=float(top is not None),
+        proposal_cover=share(topic_terms, _proposal_text(top), language) if top else 0.0,
+        proposal_cosine=float(top.similarity or 0.0) if top else 0.0,
+        passage_cosine=lead.similarity if lead else 0.0,
+        passage_cover=share(asked, f"{lead.title} {lead.content}", language) if lead else 0.0,
+        passage_margin=(lead.similarity - other) if lead else 0.0,
+        sentence_cosine=sentence.similarity if sentence else 0.0,
+        sentence_cover=share(asked, _context(sentence), language) if sentence else 0.0,
+        fact_strength=strength,
+        fact_cover=share(asked, fact_text, language),
+    )
+
+
+def _proposal_text(ranked: object) -> str:
+    proposal = ranked.proposal  # type: ignore[attr-defined]
+    return " ".join([proposal.title, proposal.description, *proposal.options])
+
+
+def _context(scored: Scored) -> str:
+    unit = scored.unit
+    return f"{scored.hit.title} {unit.heading} {unit.before} {unit.text}"
+
+
+@dataclass(frozen=True)
+class Model:
+    """Multinomial logistic regression over standardised signals."""
+
+    features: tuple[str, ...]
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray  # (outcomes, features)
+    bias: np.ndarray  # (outcomes,)
+
+    def probabilities(self, x: np.ndarray) -> np.ndarray:
+        z = self.weights @ ((x - self.mean) / self.scale) + self.bias
+        z = z - z.max()
+        e = np.exp(z)
+        return e / e.sum()
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "outcomes": list(OUTCOMES),
+            "features": list(self.features),
+            "mean": [round(float(v), 6) for v in self.mean],
+            "scale": [round(float(v), 6) for v in self.scale],
+            "weights": [[round(float(v), 6) for v in row] for row in self.weights],
+            "bias": [round(float(v), 6) for v in self.bias],
+        }
+
+
+@cache
+def model(path: Path = MODEL) -> Model:
+    data = json.loads(path.read_text())
+    if tuple(data["outcomes"]) != OUTCOMES or tuple(data["features"]) != _FEATURES:
+        raise ValueError(f"{path} was fitted for other signals: refit it")
+    return Model(
+        tuple(data["features"]),
+        np.array(data["mean"]),
+        np.array(data["scale"]),
+        np.array(data["weights"]),
+        np.array(data["bias"]),
+    )
+
+
+_FEATURES = tuple(Signals.__dataclass_fields__)
+
+
+def decide(found: Signals, fitted: Model | None = None) -> Decision:
+    p = (fitted or model()).probabilities(found.vector())
+    probabilities = {k: float(v) for k, v in zip(OUTCOMES, p, strict=True)}
+    source = max(probabilities, key=lambda k: probabilities[k])
+    return Decision(source, probabilities)
+
+
+def fit(
+    rows: Sequence[Signals],
+    labels: Sequence[str],
+    weights: Sequence[float],
+    l2: float = 1.0,
+    steps: int = 3000,
+) -> Model:
+    """Fit the regression by gradient descent on the weighted cross-entropy with an L2
+    penalty (numpy only: the data are a few thousand rows)."""
+    x = np.array([r.vector() for r in rows])
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    z = (x - mean) / scale
+    y = np.zeros((len(rows), len(OUTCOMES)))
+    y[np.arange(len(rows)), [OUTCOMES.index(label) for label in labels]] = 1.0
+    w_rows = np.array(weights, dtype=np.float64)
+    w_rows = w_rows / w_rows.sum()
+    weights_ = np.zeros((len(OUTCOMES), z.shape[1]))
+    bias = np.zeros(len(OUTCOMES))
+    rate = 0.5
+    for _ in range(steps):
+        logits = z @ weights_.T + bias
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(axis=1, keepdims=True)
+        error = (p - y) * w_rows[:, None]
+        grad_w = error.T @ z + l2 * weights_ / len(rows)
+        grad_b = error.sum(axis=0)
+        weights_ -= rate * grad_w
+        bias -= rate * grad_b
+    return Model(_FEATURES, mean, scale, weights_, bias)
+
+
+def log_loss(fitted: Model, rows: Sequence[Signals], labels: Sequence[str]) -> float:
+    total = 0.0
+    for row, label in zip(rows, labels, strict=True):
+        p = fitted.probabilities(row.vector())[OUTCOMES.index(label)]
+        total -= math.log(max(p, 1e-12))
+    return total / max(1, len(rows))
