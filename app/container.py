@@ -164,6 +164,7 @@ class Container:
             self.llm,
             settings.timezone,
             settings.bot_language,
+            self.index.units,
         )
         # Proposals as any reader may see them (the MCP server's proposal tools).
         self.catalog = ProposalCatalog(

@@ -2,8 +2,9 @@
 
     .venv/bin/python scripts/fit_ask_decision.py [--cache FILE] [--reuse] [--dry-run]
 
-Every development community of tests/fixtures/communities/SPLIT.json is seeded into a
-fresh DATA_DIR (SQLite, embedded Chroma, the bundled model, the offline reading) and
+Every development community of tests/fixtures/communities/SPLIT.json (the project's own
+fixture with its gold set's tuning half) is seeded into a fresh DATA_DIR (SQLite,
+embedded Chroma, the bundled model, the offline reading) and
 each of its labelled questions is searched as /ask searches it (ContextService.inspect);
 the signals it yields are paired with the outcome that is right for it:
 
@@ -35,21 +36,13 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from app.core.ask import decision  # noqa: E402
+import numpy as np  # noqa: E402
+
+from app.core.ask import decision, sentences  # noqa: E402
 from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS  # noqa: E402
 from app.domain.clock import FrozenClock  # noqa: E402
 from tests.support import ask_gold  # noqa: E402
 
-# The project's own community has more labelled questions than its gold set's tuning
-# half: the probe sets testers wrote for it (their check halves stay unread).
-ORIGINAL_EXTRA = (
-    "probes_noanswer.jsonl",
-    "probes_positive.jsonl",
-    "probes_ours.jsonl",
-    "probes_fresh_tune.jsonl",
-    "probes_gold_style_tune.jsonl",
-    "probes_r4_tune.jsonl",
-)
 PENALTIES = (0.01, 0.1, 1.0, 10.0)
 
 
@@ -76,15 +69,6 @@ def label(item: dict[str, Any], gathered: Any) -> str:
     return "nothing"
 
 
-def items_of(community: ask_gold.Community) -> list[dict[str, Any]]:
-    items = community.load()
-    if community.name == "original":
-        for name in ORIGINAL_EXTRA:
-            lines = (ask_gold.FIXTURES / "ask" / name).read_text().splitlines()
-            items += [json.loads(line) for line in lines if line.strip()]
-    return items
-
-
 async def _signals(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     from app.cli.common import settings
     from app.container import Container
@@ -100,14 +84,20 @@ async def _signals(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
         try:
             for item in group:
                 gathered = await container.context.inspect(" ".join(item["question"].split()))
-                rows.append(
-                    {
-                        "question": item["question"],
-                        "label": label(item, gathered),
-                        "signals": dict(zip(decision.Signals.__dataclass_fields__,
-                                            gathered.signals.vector().tolist(), strict=True)),
-                    }
-                )  # fmt: skip
+                row = {
+                    "question": item["question"],
+                    "label": label(item, gathered),
+                    "signals": dict(zip(decision.Signals.__dataclass_fields__,
+                                        gathered.signals.vector().tolist(), strict=True)),
+                }  # fmt: skip
+                row["units"] = [list(s.features) for s in gathered.best]
+                if item.get("phrases") and not item.get("no_answer"):
+                    said = [ask_gold.plain(p) for p in item["phrases"]]
+                    row["answers"] = [
+                        int(any(p in ask_gold.plain(s.unit.text) for p in said))
+                        for s in gathered.best
+                    ]
+                rows.append(row)
         finally:
             await container.stop()
     return rows
@@ -122,7 +112,7 @@ def gather_all() -> list[dict[str, Any]]:
         with tempfile.TemporaryDirectory(prefix=f"fit-{community.name}-") as tmp:
             os.environ["DATA_DIR"] = str(Path(tmp) / "data")
             ask_gold.seed(community)
-            found = asyncio.run(_signals(items_of(community)))
+            found = asyncio.run(_signals(community.load()))
         rows += [r | {"community": community.name} for r in found]
         print(f"{community.name}: {len(found)} questions", file=sys.stderr)
     return rows
@@ -147,6 +137,27 @@ def fit(rows: list[dict[str, Any]], penalty: float) -> decision.Model:
     )
 
 
+def fit_sentences(rows: list[dict[str, Any]], penalty: float) -> sentences.Scorer:
+    """The sentence scorer, from every candidate of the document questions with phrases:
+    each question weighs the same, each community the same."""
+    data = [r for r in rows if any(r.get("answers", ()))]
+    sizes: dict[str, int] = {}
+    for r in data:
+        sizes[r["community"]] = sizes.get(r["community"], 0) + 1
+    x = np.array([u for r in data for u in r["units"]])
+    y = np.array([a for r in data for a in r["answers"]], dtype=np.float64)
+    w = np.array(
+        [1.0 / (len(r["units"]) * sizes[r["community"]]) for r in data for _ in r["units"]]
+    )
+    return sentences.fit_scorer(x, y, w, l2=penalty)
+
+
+def _top1(scorer: sentences.Scorer, rows: list[dict[str, Any]]) -> float:
+    data = [r for r in rows if any(r.get("answers", ()))]
+    right = sum(r["answers"][int(np.argmax(scorer(np.array(r["units"]))))] for r in data)
+    return round(right / max(1, len(data)), 3)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cache", default=str(REPO_ROOT / ".fit-signals.jsonl"))
@@ -159,6 +170,20 @@ def main() -> None:
     else:
         rows = gather_all()
         cache.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    with_units = sorted({r["community"] for r in rows if r.get("answers")})
+    unit_left_out = {
+        str(p): {
+            n: _top1(fit_sentences([r for r in rows if r["community"] != n], p),
+                     [r for r in rows if r["community"] == n])
+            for n in with_units
+        }
+        for p in PENALTIES
+    }  # fmt: skip
+    unit_penalty = max(PENALTIES, key=lambda p: sum(unit_left_out[str(p)].values()))
+    scorer = fit_sentences(rows, unit_penalty)
+    for r in rows:  # the decision reads the best sentence's score: the new scorer's
+        units = np.array(r["units"], dtype=np.float64)
+        r["signals"]["sentence_score"] = float(scorer(units).max()) if len(units) else 0.0
     names = sorted({r["community"] for r in rows})
     left_out: dict[str, dict[str, float]] = {}
     for penalty in PENALTIES:
@@ -171,6 +196,7 @@ def main() -> None:
     model = fit(rows, best)
     if not args.dry_run:
         decision.MODEL.write_text(json.dumps(model.as_json(), indent=1) + "\n")
+        sentences.MODEL.write_text(json.dumps(scorer.as_json(), indent=1) + "\n")
     labels: dict[str, int] = {}
     for r in rows:
         labels[r["label"]] = labels.get(r["label"], 0) + 1
@@ -181,6 +207,9 @@ def main() -> None:
         "penalty": best,
         "training_accuracy": {n: _accuracy(model, [r for r in rows if r["community"] == n])
                               for n in names},
+        "sentences": {"leave_one_community_out_top1": unit_left_out, "penalty": unit_penalty,
+                      "training_top1": {n: _top1(scorer, [r for r in rows if r["community"] == n])
+                                        for n in with_units}},
         "written": None if args.dry_run else str(decision.MODEL.relative_to(REPO_ROOT)),
     }, indent=1))  # fmt: skip
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 
 import snowballstemmer
 
@@ -30,8 +30,15 @@ def _fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+@lru_cache(maxsize=65536)
+def _stem(word: str, language: str) -> str:
+    return str(_stemmer(language).stemWord(word))
+
+
 def lexical_terms(text: str, language: str = "en") -> list[str]:
-    stem = _stemmer(language).stemWord
+    def stem(word: str) -> str:
+        return _stem(word, language)
+
     out = []
     for match in _WORD.finditer(_fold(text)):
         word = match.group(0)

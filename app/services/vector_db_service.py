@@ -26,7 +26,8 @@ logger = logging.getLogger(__name__)
 PROPOSALS = "proposals_content"
 CHUNKS = "document_chunks"
 WORDS = "document_words"  # each word of the documents, by itself (id: the word)
-COLLECTIONS = (PROPOSALS, CHUNKS, WORDS)
+UNITS = "document_units"  # each sentence, list item or table row of the documents
+COLLECTIONS = (PROPOSALS, CHUNKS, WORDS, UNITS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +164,10 @@ class VectorDBService:
         if ids:
             collection = await self._collection(name)
             await asyncio.to_thread(collection.delete, ids=list(ids))
+
+    async def delete_where(self, name: str, where: dict[str, Any]) -> None:
+        collection = await self._collection(name)
+        await asyncio.to_thread(collection.delete, where=where)
 
     async def query(
         self,

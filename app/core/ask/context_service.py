@@ -51,6 +51,7 @@ from app.core.ask.spelling import Fix, Speller, describe
 from app.core.graph.graph_results import AskResult
 from app.core.graph.graph_service import GraphService
 from app.core.knowledge.document_service import DocumentService
+from app.core.knowledge.unit_index import UnitIndex
 from app.domain.clock import Clock
 from app.domain.errors import NotFoundError, ValidationError
 from app.domain.messages import N_
@@ -72,8 +73,6 @@ DOC_TOP_K = 5
 DOC_FLOOR = 0.25  # below this a passage is not about the question
 DOC_MARGIN = 0.15  # keep passages near the best one
 FACTS_SHOWN = 8
-QUOTED_PASSAGES = 3  # passages whose sentences may be quoted
-SENTENCE_WEIGHT = 0.3  # the share of the question's terms against meaning (sentences)
 WORDS_KEPT = 4096  # word vectors kept between questions (1.5 kB each)
 TERMS_APART = 3  # a proposal topic of up to this many words is expanded word by word
 SELF = {"me", "i", "my", "myself", "mine"}
@@ -116,6 +115,7 @@ class ContextService:
         llm: LLMService,
         timezone: ZoneInfo,
         language: str = "en",
+        units: UnitIndex | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
@@ -126,6 +126,7 @@ class ContextService:
         self.tz = timezone
         self.search = ProposalSearch(db, vectors)
         self.passage_search = PassageSearch(db, vectors, documents, language)
+        self.units = units or UnitIndex(vectors)
         self._english = translator("en", timezone)  # what a model reads as evidence
         self.help = HelpIndex(vectors.embed, timezone)
         self.spelling = Speller(db)
@@ -375,7 +376,7 @@ class ContextService:
             return await knowledge_answers.facts(text, g.facts, passages, self.llm, tr, FACTS_NAMED)
         if chosen.source == "documents" and passages:
             return await knowledge_answers.documents(
-                text, passages, self.llm, tr, PASSAGE_BEST, g.best, g.found.contents
+                text, passages, self.llm, tr, PASSAGE_BEST, g.best
             )
         return AskResponse(
             question=text,
@@ -446,14 +447,23 @@ class ContextService:
     async def _sentences(
         self, text: str, embedding: np.ndarray, found: Found, language: str
     ) -> list[sentences.Scored]:
-        """The units of the best passages, scored against the question (one model call
-        for all of them)."""
-        pairs = [(h, found.contents[h.document_id]) for h in found.hits[:QUOTED_PASSAGES]]
-        candidates = sentences.shortlist(text, pairs, language)
+        """Every unit of the best documents, scored against the question (their vectors
+        come from the index: no model call)."""
+        candidates: list[sentences.Candidate] = []
+        blocks = []
+        for document_id in list(dict.fromkeys(h.document_id for h in found.hits))[
+            : sentences.DOCUMENTS
+        ]:
+            hit = next(h for h in found.hits if h.document_id == document_id)
+            units, matrix = await self.units.units(document_id, found.contents[document_id])
+            candidates += [sentences.Candidate(u, hit, units, i) for i, u in enumerate(units)]
+            blocks.append(matrix)
         if not candidates:
             return []
-        vectors = await self.vectors.embed([sentences.unit_text(u, h.title) for u, h in candidates])
-        return sentences.rank(text, embedding, candidates, vectors, SENTENCE_WEIGHT, language)
+        rows = sentences.features(
+            text, embedding, candidates, np.vstack(blocks), found.hits, found.contents, language
+        )
+        return sentences.rank(candidates, rows)
 
     async def _passages(
         self, text: str, embedding: np.ndarray, proposal_id: int | None = None

@@ -26,7 +26,7 @@ import numpy as np
 from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS
 from app.core.ask.models import DocumentHit
 from app.core.ask.proposal_search import SearchOutcome
-from app.core.ask.sentences import Scored
+from app.core.ask.sentences import Scored, context
 from app.core.graph.graph_results import AskResult
 from app.nlp.lexical import lexical_terms
 
@@ -52,6 +52,7 @@ class Signals:
     passage_margin: float  # best cosine minus the best of another document
     sentence_cosine: float  # the best sentence's cosine to the question
     sentence_cover: float  # share of the question's terms in it and its context
+    sentence_score: float  # the sentence scorer's belief that it answers (sentences.py)
     fact_strength: float  # the graph's relevance of its best fact (1: a path followed)
     fact_cover: float  # share of the question's terms in the best facts
 
@@ -120,6 +121,7 @@ def signals(
         passage_margin=(lead.similarity - other) if lead else 0.0,
         sentence_cosine=sentence.similarity if sentence else 0.0,
         sentence_cover=share(asked, _context(sentence), language) if sentence else 0.0,
+        sentence_score=sentence.score if sentence else 0.0,
         fact_strength=strength,
         fact_cover=share(asked, fact_text, language),
     )
@@ -131,8 +133,7 @@ def _proposal_text(ranked: object) -> str:
 
 
 def _context(scored: Scored) -> str:
-    unit = scored.unit
-    return f"{scored.hit.title} {unit.heading} {unit.before} {unit.text}"
+    return context(scored.unit, scored.hit.title)
 
 
 @dataclass(frozen=True)

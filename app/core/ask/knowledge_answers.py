@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from app.core.ask import answers as say
 from app.core.ask import sentences
@@ -29,17 +29,14 @@ async def documents(
     tr: Translator,
     why: str = "",
     best: Sequence[sentences.Scored] = (),
-    contents: Mapping[str, str] | None = None,
 ) -> AskResponse:
     """The answer from document passages: the sentences that answer, quoted with the
     document named (the best first), then the sources."""
-    if best and contents:
+    if best:
         top = best[0]
         hits = [top.hit, *[h for h in hits if h.chunk_id != top.hit.chunk_id]]
-        units = sentences.segment(contents[top.hit.document_id])
-        lead = (
-            tr("According to “{title}”:", title=top.hit.title) + " " + sentences.quote(top, units)
-        )
+        said = sentences.quote(top, best[1] if len(best) > 1 else None)
+        lead = tr("According to “{title}”:", title=top.hit.title) + " " + said
     else:
         lead = say.documents_lead(text, hits, tr)
     context = AnswerContext(

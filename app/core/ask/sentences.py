@@ -1,223 +1,228 @@
-"""The direct answer from documents: the sentences of the passages found that answer.
+"""The direct answer from documents: the sentence of the documents found that answers.
 
-Offline, /ask quotes what a document says rather than writing anything. The passages
-found are read as units (a sentence, a list item, a table row), each with the heading
-above it and the unit before it as its context, and one scorer ranks them, the same for
-every community: the embedding similarity of the question and the unit (with its
-heading), plus the share of the question's terms that the unit and its context contain,
-each term weighted by how rare it is among the candidates (a word every candidate has
-tells them apart from nothing). The best unit is quoted with what follows it, up to
-about MAX_QUOTE characters, and the document is named.
+Offline, /ask quotes what a document says rather than writing anything. Every unit
+(sentence, list item, table row: app/nlp/units.py) of the best documents is a candidate,
+read with its heading and the unit before it as context, and one scorer ranks them, the
+same for every community: a logistic model over a few signals (the cosine of the
+question and the unit, how much of the question's terms the unit and its context hold,
+each term weighted by how rare it is among the candidates, whether a retrieved passage
+holds the unit and how strongly, the document's rank, and whether a question asking
+for a quantity meets a number). Its coefficients live in sentences.json beside this
+file; scripts/fit_ask_decision.py refits them with the decision's. The best unit is
+quoted with what follows it under the same heading, up to about MAX_QUOTE characters.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+from pathlib import Path
 
 import numpy as np
 
 from app.core.ask.models import DocumentHit
 from app.nlp.lexical import lexical_terms
+from app.nlp.units import Unit, segment
 
+MODEL = Path(__file__).with_name("sentences.json")
 MAX_QUOTE = 300
-CANDIDATES = 24  # units embedded for one question
-AROUND = 200  # characters read before and after a passage, for its whole sentences
-
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
-_UNDERLINE = re.compile(r"^\s*(?:=+|-+)\s*$")
-_ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)]|[a-z][.)]|\([a-z0-9]{1,3}\))\s+")
-_ROW = re.compile(r"^\s*\|")
-_RULE = re.compile(r"^\s*(?:\|?\s*:?-{3,}:?\s*)+\|?\s*$|^\s*(?:[-*_]\s*){3,}$")
-_BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)([^*_]{2,80})(?:\*\*|__)\s*:?\s*$")
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_EMPHASIS = re.compile(r"(\*\*|__|\*|`)")
-# A sentence ends at . ! ? before a capital, a digit or an opening mark; not after a
-# one-letter initial or the usual abbreviations.
-_END = re.compile(r"(?<=[.!?])[\"”’)\]]*\s+(?=[\"“(\[]?[A-Z0-9À-ÖØ-Þ])")
-_ABBREVIATION = re.compile(
-    r"(?:\b(?:e\.g|i\.e|etc|vs|cf|no|nos|mr|mrs|ms|dr|st|art|sec|approx)\.|\b[A-Z]\.)$", re.I
+DOCUMENTS = 3  # the best documents whose units are candidates
+FEATURES = ("cosine", "covered", "own", "passage", "document_rank", "quantity")
+# The question-form cue a number answers: how many, how much, how long, how often, ...
+_QUANTITY = re.compile(
+    r"\b(?:how (?:many|much|long|often|old|big|large|far|soon|early|late)|when|what time|"
+    r"minimum|maximum|min|max|limit|number|age|cost|price|fee|deadline)\b",
+    re.I,
 )
+_NUMBER = re.compile(r"\d")
 
 
 @dataclass(frozen=True, slots=True)
-class Unit:
-    """One quotable piece of a document, where it is, and what stands before it."""
-
-    start: int  # offset in the document
-    end: int
-    text: str  # as quoted: whitespace collapsed, Markdown links and emphasis read as text
-    heading: str  # the nearest heading above it
-    before: str  # the unit before it in the document
+class Candidate:
+    unit: Unit
+    hit: DocumentHit  # the best passage of the unit's document
+    units: tuple[Unit, ...]  # every unit of that document, for the quote
+    index: int  # the unit's place among them
 
 
 @dataclass(frozen=True, slots=True)
 class Scored:
     unit: Unit
-    hit: DocumentHit  # the passage it was found in
-    score: float
+    hit: DocumentHit
+    units: tuple[Unit, ...]
+    score: float  # the fitted model's probability that the unit answers
     similarity: float  # question to unit, cosine
     covered: float  # weighted share of the question's terms in the unit and its context
+    features: tuple[float, ...]
 
 
-def clean(text: str) -> str:
-    text = _LINK.sub(r"\1", text)
-    return " ".join(_EMPHASIS.sub("", text).split())
-
-
-def _sentences(text: str, offset: int) -> list[tuple[int, int, str]]:
-    """A paragraph's sentences with their offsets."""
-    pieces, start = [], 0
-    for match in _END.finditer(text):
-        if _ABBREVIATION.search(text[: match.start()]):
+def quote(best: Scored, second: Scored | None = None) -> str:
+    """The best unit and the second best of its document, in the document's order, then
+    what follows the best under its heading, up to about MAX_QUOTE characters."""
+    chosen = [best.unit]
+    same = second is not None and second.hit.document_id == best.hit.document_id
+    if same and second and len(best.unit.text) + len(second.unit.text) < MAX_QUOTE:
+        chosen.append(second.unit)
+    for unit in (u for u in best.units if u.start >= best.unit.end):
+        size = sum(len(u.text) + 1 for u in chosen)
+        if unit in chosen:
             continue
-        pieces.append((start, match.start()))
-        start = match.end()
-    pieces.append((start, len(text)))
-    return [(offset + a, offset + b, text[a:b]) for a, b in pieces if text[a:b].strip()]
+        if size + len(unit.text) > MAX_QUOTE or unit.heading != best.unit.heading:
+            break
+        chosen.append(unit)
+    text = " ".join(u.text for u in sorted(chosen, key=lambda u: u.start))
+    if len(text) > MAX_QUOTE:
+        text = text[:MAX_QUOTE].rsplit(" ", 1)[0].rstrip(",;:") + " …"
+    return text
 
 
-@lru_cache(maxsize=256)
-def segment(content: str) -> tuple[Unit, ...]:
-    """A document's units in order, each with its heading and the unit before it."""
-    units: list[Unit] = []
-    heading, before = "", ""
-    block: list[tuple[int, str]] = []  # lines of the paragraph or list item being read
-
-    def flush() -> None:
-        nonlocal before
-        if not block:
-            return
-        first = block[0][0]
-        joined = "\n".join(line for _, line in block)
-        item = _ITEM.match(joined)
-        body_offset = first + (item.end() if item else 0)
-        body = joined[item.end() :] if item else joined
-        parts = [(first, first + len(joined), body)] if item else _sentences(body, body_offset)
-        for start, end, text in parts:
-            quoted = clean(text)
-            if len(quoted) > 1:
-                units.append(Unit(start, end, quoted, heading, before))
-                before = quoted
-        block.clear()
-
-    lines = content.split("\n")
-    offset = 0
-    for i, line in enumerate(lines):
-        here, offset = offset, offset + len(line) + 1
-        following = lines[i + 1] if i + 1 < len(lines) else ""
-        titled = _HEADING.match(line) or _BOLD_LINE.match(line)
-        if titled or (line.strip() and _UNDERLINE.match(following) and not _ITEM.match(line)):
-            flush()
-            heading = clean(titled.group(1) if titled else line)
-            continue
-        if not line.strip() or _UNDERLINE.match(line) or _RULE.match(line):
-            flush()
-            continue
-        if _ROW.match(line):
-            flush()
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            block.append((here, " | ".join(c for c in cells if c)))
-            flush()
-            continue
-        if _ITEM.match(line):
-            flush()
-        block.append((here, line))
-    flush()
-    return tuple(units)
+def context(unit: Unit, title: str) -> str:
+    return f"{title} {unit.heading} {unit.before} {unit.text}"
 
 
-def around(content: str, passage: str) -> tuple[Unit, ...]:
-    """The units of a document that a passage of it overlaps (whole, not cut)."""
-    units = segment(content)
-    at = content.find(passage)
-    if at < 0:  # the passage is not the document's text as stored: read it alone
-        return segment(passage)
-    start, end = at - AROUND, at + len(passage) + AROUND
-    return tuple(u for u in units if u.end > at and u.start < at + len(passage)) or tuple(
-        u for u in units if u.end > start and u.start < end
-    )
-
-
-def _weights(terms: set[str], candidates: Sequence[set[str]]) -> dict[str, float]:
+def _weights(terms: set[str], candidates: Sequence[Set[str]]) -> dict[str, float]:
     """Each question term's weight: rarer among the candidates, heavier."""
     n = len(candidates)
     return {t: math.log(1 + (n + 1) / (1 + sum(t in c for c in candidates))) for t in terms}
 
 
-def coverage(question_terms: set[str], unit_terms: set[str], weights: dict[str, float]) -> float:
+def _share(weights: dict[str, float], present: Set[str]) -> float:
     total = sum(weights.values())
-    return sum(w for t, w in weights.items() if t in unit_terms) / total if total else 0.0
+    return sum(w for t, w in weights.items() if t in present) / total if total else 0.0
 
 
-def unit_text(unit: Unit, title: str) -> str:
-    """What is embedded for a unit: the text, led by its heading (or the title)."""
-    lead = unit.heading or title
-    return f"{lead}: {unit.text}" if lead else unit.text
+def features(
+    question: str,
+    question_vector: np.ndarray,
+    candidates: Sequence[Candidate],
+    vectors: np.ndarray,
+    passages: Sequence[DocumentHit],
+    contents: dict[str, str],
+    language: str = "en",
+) -> np.ndarray:
+    """One row of FEATURES per candidate."""
+    terms = set(lexical_terms(question, language))
+    own, in_context = [], []
+    for c in candidates:
+        unit_own, unit_context = _unit_terms(contents[c.hit.document_id], language)[c.index]
+        own.append(unit_own)
+        in_context.append(unit_context | _title_terms(c.hit.title, language))
+    weights = _weights(terms, in_context)
+    plain = dict.fromkeys(terms, 1.0)
+    wants_number = bool(_QUANTITY.search(question))
+    order = list(dict.fromkeys(h.document_id for h in passages))
+    best_fused = max((h.fused for h in passages), default=0.0) or 1.0
+    spans = [(h.document_id, *_span(contents.get(h.document_id, ""), h), h.fused) for h in passages]
+    rows = []
+    for c, context_terms, own_terms, cosine in zip(
+        candidates, in_context, own, vectors @ question_vector, strict=True
+    ):
+        held = max(
+            (
+                f
+                for d, a, b, f in spans
+                if d == c.hit.document_id and a < c.unit.end and b > c.unit.start
+            ),
+            default=0.0,
+        )
+        rows.append(
+            (
+                float(cosine),
+                _share(weights, context_terms),
+                _share(plain, own_terms),
+                held / best_fused,
+                float(order.index(c.hit.document_id)) if c.hit.document_id in order else 3.0,
+                float(wants_number and bool(_NUMBER.search(c.unit.text))),
+            )
+        )
+    return np.array(rows, dtype=np.float64).reshape(len(rows), len(FEATURES))
 
 
-def context_terms(unit: Unit, title: str, language: str) -> set[str]:
-    return set(lexical_terms(f"{title} {unit.heading} {unit.before} {unit.text}", language))
+@lru_cache(maxsize=128)
+def _unit_terms(content: str, language: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """Each unit's own terms and those of its context (heading, unit before), once per
+    document text: members ask about the same pages."""
+    return tuple(
+        (
+            frozenset(lexical_terms(u.text, language)),
+            frozenset(lexical_terms(f"{u.heading} {u.before} {u.text}", language)),
+        )
+        for u in segment(content)
+    )
 
 
-def quote(best: Scored, units: Sequence[Unit]) -> str:
-    """The best unit and what follows it in the document, up to about MAX_QUOTE."""
-    text = best.unit.text
-    following = [u for u in units if u.start >= best.unit.end]
-    for unit in following:
-        if len(text) + 1 + len(unit.text) > MAX_QUOTE or unit.heading != best.unit.heading:
-            break
-        text = f"{text} {unit.text}"
-    if len(text) > MAX_QUOTE:
-        cut = text[:MAX_QUOTE].rsplit(" ", 1)[0]
-        text = cut.rstrip(",;:") + " …"
-    return text
+@lru_cache(maxsize=1024)
+def _title_terms(title: str, language: str) -> frozenset[str]:
+    return frozenset(lexical_terms(title, language))
+
+
+def _span(content: str, hit: DocumentHit) -> tuple[int, int]:
+    at = content.find(hit.content)
+    return (at, at + len(hit.content)) if at >= 0 else (-1, -1)
+
+
+@dataclass(frozen=True)
+class Scorer:
+    """Logistic regression over standardised FEATURES."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray
+    bias: float
+
+    def __call__(self, rows: np.ndarray) -> np.ndarray:
+        if not len(rows):
+            return np.zeros(0)
+        z = ((rows - self.mean) / self.scale) @ self.weights + self.bias
+        return 1.0 / (1.0 + np.exp(-z))
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "features": list(FEATURES),
+            "mean": [round(float(v), 6) for v in self.mean],
+            "scale": [round(float(v), 6) for v in self.scale],
+            "weights": [round(float(v), 6) for v in self.weights],
+            "bias": round(float(self.bias), 6),
+        }
+
+
+@cache
+def scorer(path: Path = MODEL) -> Scorer:
+    data = json.loads(path.read_text())
+    if tuple(data["features"]) != FEATURES:
+        raise ValueError(f"{path} was fitted for other features: refit it")
+    return Scorer(np.array(data["mean"]), np.array(data["scale"]), np.array(data["weights"]),
+                  float(data["bias"]))  # fmt: skip
+
+
+def fit_scorer(
+    rows: np.ndarray, labels: np.ndarray, weights: np.ndarray, l2: float = 1.0, steps: int = 2000
+) -> Scorer:
+    """Weighted logistic regression by gradient descent (numpy only)."""
+    mean, scale = rows.mean(axis=0), rows.std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    z = (rows - mean) / scale
+    w_rows = weights / weights.sum()
+    coef, bias = np.zeros(z.shape[1]), 0.0
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-(z @ coef + bias)))
+        error = (p - labels) * w_rows
+        coef -= 0.5 * (z.T @ error + l2 * coef / len(rows))
+        bias -= 0.5 * float(error.sum())
+    return Scorer(mean, scale, coef, bias)
 
 
 def rank(
-    question: str,
-    question_vector: np.ndarray,
-    candidates: Sequence[tuple[Unit, DocumentHit]],
-    vectors: np.ndarray,
-    weight: float,
-    language: str = "en",
+    candidates: Sequence[Candidate], rows: np.ndarray, fitted: Scorer | None = None
 ) -> list[Scored]:
-    """The candidates scored, best first: cosine + ``weight`` x weighted term coverage."""
-    terms = set(lexical_terms(question, language))
-    unit_terms = [context_terms(u, h.title, language) for u, h in candidates]
-    weights = _weights(terms, unit_terms)
-    similarities = vectors @ question_vector if len(candidates) else np.zeros(0)
+    """The candidates by the fitted scorer, best first."""
+    scores = (fitted or scorer())(rows)
     scored = [
-        Scored(unit, hit, float(s) + weight * c, float(s), c)
-        for (unit, hit), s, c in zip(
-            candidates,
-            similarities,
-            (coverage(terms, ut, weights) for ut in unit_terms),
-            strict=True,
-        )
+        Scored(c.unit, c.hit, c.units, float(s), float(r[0]), float(r[1]), tuple(map(float, r)))
+        for c, s, r in zip(candidates, scores, rows, strict=True)
     ]
     return sorted(scored, key=lambda s: -s.score)
-
-
-def shortlist(
-    question: str, passages: Sequence[tuple[DocumentHit, str]], language: str = "en"
-) -> list[tuple[Unit, DocumentHit]]:
-    """The units worth embedding: those of the passages (with the document text each
-    came from), in passage order, cut to CANDIDATES by the terms they share."""
-    seen: set[tuple[str, int]] = set()
-    found: list[tuple[Unit, DocumentHit]] = []
-    for hit, content in passages:
-        for unit in around(content, hit.content):
-            key = (hit.document_id, unit.start)
-            if key not in seen:
-                seen.add(key)
-                found.append((unit, hit))
-    if len(found) <= CANDIDATES:
-        return found
-    terms = set(lexical_terms(question, language))
-    shared = [len(terms & context_terms(u, h.title, language)) for u, h in found]
-    order = sorted(range(len(found)), key=lambda i: (-shared[i], i))[:CANDIDATES]
-    return [found[i] for i in sorted(order)]

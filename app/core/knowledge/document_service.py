@@ -342,6 +342,7 @@ class DocumentService:
             await repo.delete(doc_id)
         try:
             await self.vectors.delete(CHUNKS, chunk_ids)
+            await self.index.units.forget(doc_id)
         except Exception:  # the reconciler removes orphans later
             logger.warning("could not remove chunks of %s from the index", doc_id, exc_info=True)
         await self.facts.document_removed(doc_id)
@@ -391,6 +392,8 @@ class DocumentService:
             info = _info(row)
         try:
             await self.vectors.delete(CHUNKS, old_chunks)
+            if content is not None:
+                await self.index.units.forget(doc_id)
         except Exception:
             logger.warning("could not remove old chunks of %s", doc_id, exc_info=True)
         await self.index.chunks_changed()

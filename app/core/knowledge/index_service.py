@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from app.core.knowledge.unit_index import UnitIndex
 from app.domain.models import Proposal
 from app.nlp.key_terms import page_words
 from app.persistence.database import Database
@@ -54,6 +55,7 @@ class IndexService:
         self.db = db
         self.vectors = vectors
         self._words: set[str] | None = None  # the words collection's ids, read once
+        self.units = UnitIndex(vectors)
 
     async def proposals_changed(self, ids: Sequence[int]) -> None:
         """Best effort after a commit; what fails now, reconcile() catches up later."""
@@ -124,6 +126,7 @@ class IndexService:
                 ],
             )
             await self.index_words([c.content for c, _ in pending])
+            await self.units.ensure(list({d.id: d.content for _, d in pending}.items()))
             async with self.db.transaction() as session:
                 await DocumentRepository(session).mark_indexed([c.id for c, _ in pending])
             done += len(pending)

@@ -1,0 +1,101 @@
+"""The general parts of /ask: rank fusion, the fitted decision, the sentence scorer."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from app.core.ask import decision, sentences
+from app.core.ask.models import DocumentHit
+from app.core.ask.passages import RRF_K, fuse
+from app.nlp.units import segment
+
+
+def test_reciprocal_rank_fusion_rewards_agreement() -> None:
+    fused = dict(fuse(["a", "b", "c"], ["c", "d"]))
+    assert fused["c"] == pytest.approx(1 / (RRF_K + 3) + 1 / (RRF_K + 1))
+    assert fused["a"] == pytest.approx(1 / (RRF_K + 1))
+    assert [k for k, _ in fuse(["a", "b", "c"], ["c", "d"])] == ["c", "a", "b", "d"]
+    assert fuse() == [] and fuse([], []) == []
+
+
+def _signals(**values: float) -> decision.Signals:
+    fields = dict.fromkeys(decision.Signals.__dataclass_fields__, 0.0)
+    return decision.Signals(**(fields | values))
+
+
+def test_the_decision_is_fitted_from_labelled_signals() -> None:
+    rng = np.random.default_rng(7)
+    rows, labels = [], []
+    for _ in range(200):
+        noise = float(rng.normal(0, 0.05))
+        rows.append(_signals(cue_proposals=1.0, proposal_found=1.0, passage_cosine=0.2 + noise))
+        labels.append("proposals")
+        rows.append(_signals(passage_cosine=0.7 + noise, sentence_cosine=0.7, passage_cover=0.8))
+        labels.append("documents")
+        rows.append(_signals(fact_strength=0.9, fact_cover=0.8 + noise, asks_who=1.0))
+        labels.append("facts")
+        rows.append(_signals(passage_cosine=0.2 + noise, sentence_cosine=0.2))
+        labels.append("nothing")
+    model = decision.fit(rows, labels, [1.0] * len(rows), l2=0.1, steps=500)
+    assert decision.log_loss(model, rows, labels) < 0.2
+    for row, expected in zip(rows[:4], labels[:4], strict=True):
+        chosen = decision.decide(row, model)
+        assert chosen.source == expected
+        assert sum(chosen.probabilities.values()) == pytest.approx(1.0)
+    nothing = decision.decide(rows[3], model)
+    assert nothing.intent in decision.INTENTS.values()
+
+
+def test_the_shipped_models_read_the_signals_of_this_code() -> None:
+    assert decision.model().features == tuple(decision.Signals.__dataclass_fields__)
+    assert sentences.scorer().weights.shape == (len(sentences.FEATURES),)
+
+
+DOC = """## Lockers
+Lockers are on the ground floor. Each locker holds 35 litres.
+Keys are kept by the caretaker.
+## Parking
+Cars park in the yard.
+"""
+
+
+def _hit(content: str, fused: float = 0.03) -> DocumentHit:
+    return DocumentHit("d1", "House rules", "c1", content, 0.5, fused)
+
+
+def test_features_and_the_quote() -> None:
+    units = segment(DOC)
+    candidates = [sentences.Candidate(u, _hit(DOC[:60]), units, i) for i, u in enumerate(units)]
+    vectors = np.eye(len(units), 4, dtype=np.float32)
+    question = np.array([1.0, 0.0, 0.0, 0.0], dtype=np.float32)
+    rows = sentences.features(
+        "how big are the lockers?", question, candidates, vectors, [_hit(DOC[:60])], {"d1": DOC}
+    )
+    assert rows.shape == (len(units), len(sentences.FEATURES))
+    by_name = [dict(zip(sentences.FEATURES, row, strict=True)) for row in rows]
+    assert by_name[0]["cosine"] == 1.0 and by_name[1]["cosine"] == 0.0
+    assert by_name[1]["quantity"] == 1.0  # "how big" meets "35 litres"
+    assert by_name[0]["passage"] == 1.0 and by_name[3]["passage"] == 0.0  # in the passage or not
+    assert by_name[0]["covered"] > by_name[3]["covered"]  # "lockers" under its heading
+    ranked = sentences.rank(candidates, rows)
+    assert ranked[0].unit.text in {u.text for u in units}
+    second = next(s for s in ranked if s.unit == units[1])
+    # the quote goes on under the same heading, and stops at the next one
+    assert sentences.quote(second) == "Each locker holds 35 litres. Keys are kept by the caretaker."
+
+
+def test_a_long_quote_is_cut_at_a_word() -> None:
+    long = "Word " * 100
+    units = segment(long.strip() + ".")
+    scored = sentences.Scored(units[0], _hit(long), units, 0.9, 0.5, 0.5, ())
+    said = sentences.quote(scored)
+    assert len(said) <= sentences.MAX_QUOTE + 2 and said.endswith("…")
+
+
+def test_the_sentence_scorer_is_fitted() -> None:
+    rng = np.random.default_rng(3)
+    x = rng.normal(0, 1, (400, len(sentences.FEATURES)))
+    y = (x[:, 0] + 0.5 * x[:, 1] > 0).astype(np.float64)
+    fitted = sentences.fit_scorer(x, y, np.ones(len(y)), l2=0.01, steps=500)
+    assert ((fitted(x) > 0.5) == (y == 1)).mean() > 0.95
