@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from app.nlp.date_lexicon import spell_out
-from app.nlp.date_words import MON, MON_BARE, NUM, ORD_WORD, SIGN, WD_IN_TEXT, YEAR
+from app.nlp.date_words import MON, MON_BARE, NUM, ORD_WORD, SIGN, WD_FULL, WD_IN_TEXT, YEAR
 
 _D = r"\d{1,2}(?:st|nd|rd|th)?\b"
 _ORD = r"\d{1,2}(?:st|nd|rd|th)\b"
@@ -29,18 +29,16 @@ _MDATE = (
 )
 _DAY_ONLY = rf"(?:{_WD},? (?:the )?{_D}|the {_ORD}{_NOT_A_DAY})"
 _WEEK_OF = r"(?:(?:of |in )?(?:the )?(?:next|last|this|previous|following|coming) week)"
-_FULL_WD = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _DAYWORD = (
     rf"(?:today|yesterday|tomorrow|{_WD} {_WEEK_OF}"
     rf"|(?:(?:last|this|next|previous|coming|this coming|(?:the )?following"
     rf"|the (?:next|last|previous|coming)) )?{_WD}"
     rf"|(?:the )?(?:{_WD}|week|weekend|month|year) after next"
     rf"|(?:the )?following (?:week|weekend|month|year)|this coming (?:week|weekend|month|year)"
-    rf"|{_FULL_WD}s|the weekend)"
+    rf"|{WD_FULL}s|the weekend)"
 )
 # "in 2 weeks", "3 days ago", "a month from now": a day counted from today
-_COUNT = r"(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-_COUNT += r" (?:minute|hour|day|week|month|year)s?"
+_COUNT = rf"(?:{NUM}|an?) (?:minute|hour|day|week|month|year)s?"
 _COUNTED = rf"(?:{_COUNT} ago|(?:in|within) {_COUNT}|{_COUNT} from now)"
 # "this June 3rd", "next the 8th", "the following May 1st": a year-less day, qualified
 _QUALIFIED = (
@@ -69,6 +67,10 @@ _OPEN = (
     r"|on or before|since|after|later than|from|starting(?: from| on)?|as of|on or after"
     r"|no earlier than|beginning(?! of)"
 )
+_DATED = (
+    r"created|made|proposed|posted|started|opened|submitted|launched|added|raised|filed"
+    r"|clos(?:e|es|ed|ing)|due|ends?|ended|ending|expir(?:e|es|ed|ing)|finish(?:es|ed|ing)?"
+)
 _EXTRACTORS = [
     re.compile(rf"(?<!\w)(?:{p})(?!\w)", re.IGNORECASE)
     for p in (
@@ -85,8 +87,15 @@ _EXTRACTORS = [
         rf"(?:in|during|on|of|for|throughout|at) (?:{_POINT})",
         _STRICT,
         r"recently|lately",
+        # a month right after a verb of creating or closing: "created December", "due Sept"
+        rf"(?:{_DATED}) (?P<at>{MON_BARE}(?:,? {YEAR})?)",
     )
 ]
+
+
+def _span(m: re.Match[str]) -> tuple[int, int]:
+    """Where the date is in a match: its ``at`` group, when the match has one."""
+    return m.span("at") if "at" in m.re.groupindex else m.span()
 
 
 def extract_date_phrase(question: str) -> tuple[str | None, str]:
@@ -96,17 +105,15 @@ def extract_date_phrase(question: str) -> tuple[str | None, str]:
     """
     text = " ".join(question.split())
     spelt = spell_out(text)  # "due tmrw" is found as "due tomorrow", cut as written
-    best: re.Match[str] | None = None
+    best: tuple[int, int] | None = None
     for pattern in _EXTRACTORS:
         for m in pattern.finditer(spelt.text):
-            if best is None or (m.end() - m.start(), -m.start()) > (
-                best.end() - best.start(),
-                -best.start(),
-            ):
-                best = m
+            at, after = _span(m)
+            if best is None or (after - at, -at) > (best[1] - best[0], -best[0]):
+                best = at, after
     if best is None:
         return None, text
-    start, end = spelt.span_in_original(best.start(), best.end())
+    start, end = spelt.span_in_original(*best)
     rest = " ".join(f"{text[:start]} {text[end:]}".split())
     return text[start:end], re.sub(r" ([?.!,;:])", r"\1", rest)
 

@@ -92,7 +92,7 @@ SPANISH: list[Rule] = [
     (r"\b(?:el |la )?pr[oó]xim[oa]\b", "next"),
     (rf"\best[ea] (?=semana|mes|año|weekend|{_WD_ES}|\d)", "this "),
     (r"\b(?:dentro de|de aqu[ií] a|en)\b", "in"),
-    (r"\bhace (\S+ \S+)", r"\1 ago"),
+    (r"\bhace (\w+ \w+)", r"\1 ago"),
     (r"\batr[aá]s\b", "ago"),  # "2 semanas atrás"
     (r"\bahora\b", "now"),
     (r"\bentre\b", "between"),
@@ -133,7 +133,7 @@ PORTUGUESE: list[Rule] = [
     (r"\b(?:o |a )?pr[oó]xim[oa]\b", "next"),
     (rf"\b(?:n?ess?[ea]|n?est[ea]) (?=semana|mês|ano|weekend|{_WD_PT}|\d)", "this "),
     (r"\b(?:daqui a|dentro de|em)\b", "in"),
-    (r"\bhá (\S+ \S+)", r"\1 ago"),
+    (r"\bhá (\w+ \w+)", r"\1 ago"),
     (r"\batr[aá]s\b", "ago"),  # "3 dias atrás"
     (r"\bagora\b", "now"),
     (r"\bentre\b", "between"),
@@ -246,7 +246,7 @@ def to_english(text: str, language: str) -> str:
 _CHAT = {
     "tomorrow": "tmrw tmr tmw tmrow tmoro tmorrow tomoz 2moro 2morro 2morrow 2morow 2mrw 2mro",
     "today": "tdy",
-    "yesterday": "yday ytd yest ystday ystrdy",
+    "yesterday": "yday yest ystday ystrdy",
     "next": "nxt",
     "previous": "prev",
     "week": "wk",
@@ -259,7 +259,7 @@ _CHAT = {
     "hour": "hr",
     "hours": "hrs",
     "before": "b4",
-    "end of today": "eod cob eob",
+    "end of today": "eod",
     "end of the week": "eow",
     "end of the month": "eom",
     "end of the year": "eoy",

@@ -46,7 +46,7 @@ from app.nlp.date_periods import (
     rolling,
     with_direction,
 )
-from app.nlp.date_words import DAY_ALONE, DAYNUM, MON, NUM, SIGN, WD, YEAR
+from app.nlp.date_words import DAY_ALONE, DAYNUM, MON, NUM, SIGN, WD, WD_FULL, YEAR
 
 __all__ = ["DIRECTIONS", "AmbiguousDateError", "DateRange", "Direction"]
 __all__ += ["parse_date_range", "read_date_range"]
@@ -230,11 +230,10 @@ def _first_forms(said: str, ctx: Ctx, after: date | None) -> Span | DateRange | 
 
 # --- forms read since they were added: only where the forms above read nothing ---------
 
-_FULL_WD = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _RE_AFTER_NEXT = re.compile(
     rf"(?:the )?(?:(?P<wd>{WD})|(?P<unit>week|weekend|month|year)) after next"
 )
-_RE_PLURAL_WD = re.compile(rf"(?:every )?(?P<wd>{_FULL_WD})s")
+_RE_PLURAL_WD = re.compile(rf"(?P<wd>{WD_FULL})s")
 _RE_QUALIFIED = re.compile(r"(?P<q>this|next|last|previous|coming) (?P<x>.+)")
 _SAME_AS = [  # "the following Tuesday" is "next Tuesday"; "this coming Friday", "coming Friday"
     (re.compile(r"^(?:the )?following "), "next "),
@@ -255,7 +254,8 @@ def _later_forms(said: str, ctx: Ctx, after: date | None) -> Span | DateRange | 
     if m := _RE_AFTER_NEXT.fullmatch(text):  # one further than "next ..."
         if m["unit"]:
             return calendar_period(m["unit"], 2, today)
-        coming = _weekday(_RE_WEEKDAY.fullmatch(f"next {m['wd']}"), ctx, None)  # type: ignore[arg-type]
+        next_one = _RE_WEEKDAY.fullmatch(f"next {m['wd']}")
+        coming = _weekday(next_one, ctx, None) if next_one else None
         return (coming[0] + 7 * ONE_DAY, coming[1] + 7 * ONE_DAY) if coming else None
     if m := _RE_PLURAL_WD.fullmatch(text):  # "on Tuesdays": the next one, today counts
         start = after or today

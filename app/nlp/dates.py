@@ -35,7 +35,6 @@ _RE_WEEKDAY_DEADLINE = [
     re.compile(rf"(?P<t>.+?),? (?:on )?(?:(?P<q>next|this|coming) )?(?P<wd>{WD})"),
 ]
 _RE_WEEKEND = re.compile(r"\bweekend\b")
-_FULL_WD = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _HAS_TIME = re.compile(r"\d[:.h]\d|\d ?[ap]\.?m\b|\b(?:noon|midday|midnight|eod)\b|\bat \d")
 
 
@@ -128,7 +127,7 @@ def _read_deadline(
     text: str, now: datetime, zone: ZoneInfo, language: str = "en"
 ) -> datetime | None:
     clean = re.sub(r"^(?:by|on|until|till|due) ", "", text)
-    clean = re.sub(rf"^({_FULL_WD})s$", r"\1", clean)  # "on Tuesdays": as "on Tuesday"
+    clean = re.sub(rf"^({w.WD_FULL})s$", r"\1", clean)  # "on Tuesdays": as "on Tuesday"
     body = re.sub(r" from now$", "", re.sub(r"^(?:in|within) ", "", clean))
     if not clean:
         return None
