@@ -5,14 +5,16 @@ also an ordinary word: a lone month must be written "May" ("what may I do" is no
 about May), the short weekdays that are words ("Sat", "Sun", "Mon", "Wed") must be
 capitalised, and a lone day needs an ordinal ("the 8th", not "the 8 options").
 Of all the phrases found, the longest wins, so "Tuesday next week" beats "next week"
-and "from May 1 to May 10" beats "May 1".
+and "from May 1 to May 10" beats "May 1". Chat shorthand ("due tmrw", "nxt wk") is
+found spelt out and cut out of the question as written.
 """
 
 from __future__ import annotations
 
 import re
 
-from app.nlp.date_words import MON, MON_BARE, NUM, ORD_WORD, SIGN, WD_IN_TEXT, YEAR
+from app.nlp.date_lexicon import spell_out
+from app.nlp.date_words import MON, MON_BARE, NUM, ORD_WORD, SIGN, WD_FULL, WD_IN_TEXT, YEAR
 
 _D = r"\d{1,2}(?:st|nd|rd|th)?\b"
 _ORD = r"\d{1,2}(?:st|nd|rd|th)\b"
@@ -29,18 +31,32 @@ _DAY_ONLY = rf"(?:{_WD},? (?:the )?{_D}|the {_ORD}{_NOT_A_DAY})"
 _WEEK_OF = r"(?:(?:of |in )?(?:the )?(?:next|last|this|previous|following|coming) week)"
 _DAYWORD = (
     rf"(?:today|yesterday|tomorrow|{_WD} {_WEEK_OF}"
-    rf"|(?:(?:last|this|next|previous|coming) )?{_WD})"
+    rf"|(?:(?:last|this|next|previous|coming|this coming|(?:the )?following"
+    rf"|the (?:next|last|previous|coming)) )?{_WD}"
+    rf"|(?:the )?(?:{_WD}|week|weekend|month|year) after next"
+    rf"|(?:the )?following (?:week|weekend|month|year)|this coming (?:week|weekend|month|year)"
+    rf"|{WD_FULL}s|the weekend)"
+)
+# "in 2 weeks", "3 days ago", "a month from now": a day counted from today
+_COUNT = rf"(?:{NUM}|an?) (?:minute|hour|day|week|month|year)s?"
+_COUNTED = rf"(?:{_COUNT} ago|(?:in|within) {_COUNT}|{_COUNT} from now)"
+# "this June 3rd", "next the 8th", "the following May 1st": a year-less day, qualified
+_QUALIFIED = (
+    rf"(?:this|next|last|coming|(?:the )?following) (?:{MON} (?:the )?{_D}"
+    rf"|(?:the )?{_D} (?:of )?{MON}|(?:the )?{_ORD})"
 )
 _REL = rf"(?:the )?(?:{'|'.join(SIGN)}|this|current)(?: {NUM})? (?:{_UNITS})s?"
 _PERIOD = (
     rf"(?:(?:the |this |next |last |current )?(?:month|week|year)|(?:(?:last|this|next) )?"
     rf"{MON_BARE}(?:,? {YEAR})?|{YEAR})"
 )
-_EDGE = rf"(?:the )?(?:end|beginning|start|middle|first week|last week) of {_PERIOD}"
+_EDGE = (
+    rf"(?:the )?(?:end|beginning|start|middle|first week|last week) of (?:{_PERIOD}|today|tomorrow)"
+)
 _PART = rf"(?:early|mid|late)[- ](?:{MON_BARE}(?:,? {YEAR})?|(?:next|last|this) month)"
-_STRICT = (
-    rf"{_EDGE}|{_PART}|{_MDATE}|{MON},? (?:of )?{YEAR}|{_REL}|{_DAY_ONLY}|{_DAYWORD}"
-    rf"|(?:last|this|next) {MON_BARE}"
+_STRICT = (  # the first alternative that matches at a place wins: longer ones first
+    rf"{_QUALIFIED}|{_COUNTED}|{_EDGE}|{_PART}|{_MDATE}|{MON},? (?:of )?{YEAR}|{_REL}"
+    rf"|{_DAY_ONLY}|{_DAYWORD}|(?:last|this|next) {MON_BARE}"
 )
 _POINT = rf"{_STRICT}|{MON_BARE}|{YEAR}"
 _TO = r"(?: ?[-–] ?| to | through | thru | until | till | and )"
@@ -51,6 +67,10 @@ _OPEN = (
     r"|on or before|since|after|later than|from|starting(?: from| on)?|as of|on or after"
     r"|no earlier than|beginning(?! of)"
 )
+_DATED = (
+    r"created|made|proposed|posted|started|opened|submitted|launched|added|raised|filed"
+    r"|clos(?:e|es|ed|ing)|due|ends?|ended|ending|expir(?:e|es|ed|ing)|finish(?:es|ed|ing)?"
+)
 _EXTRACTORS = [
     re.compile(rf"(?<!\w)(?:{p})(?!\w)", re.IGNORECASE)
     for p in (
@@ -60,12 +80,22 @@ _EXTRACTORS = [
         rf"{_START} (?:{_POINT}){_SEP}(?:{_POINT})",
         rf"(?:{_STRICT}){_SEP}(?:{_STRICT})",
         rf"(?:{_OPEN}) (?:{_POINT})",
+        # "now" ends a span, never stands alone: "between now and Friday", "until now"
+        rf"between now and (?:{_POINT})|(?:{_START} )?now{_SEP}(?:{_POINT})",
+        rf"(?:{_START} )?(?:{_POINT}){_SEP}now|(?:until|till|up to|up until|before) now",
         rf"(?:(?:in|over|during|within|for|at|by) )?(?:{_REL}|{_EDGE}|{_PART})",
         rf"(?:in|during|on|of|for|throughout|at) (?:{_POINT})",
         _STRICT,
         r"recently|lately",
+        # a month right after a verb of creating or closing: "created December", "due Sept"
+        rf"(?:{_DATED}) (?P<at>{MON_BARE}(?:,? {YEAR})?)",
     )
 ]
+
+
+def _span(m: re.Match[str]) -> tuple[int, int]:
+    """Where the date is in a match: its ``at`` group, when the match has one."""
+    return m.span("at") if "at" in m.re.groupindex else m.span()
 
 
 def extract_date_phrase(question: str) -> tuple[str | None, str]:
@@ -74,15 +104,23 @@ def extract_date_phrase(question: str) -> tuple[str | None, str]:
     Returns (None, question) when there is no date phrase.
     """
     text = " ".join(question.split())
-    best: re.Match[str] | None = None
+    spelt = spell_out(text)  # "due tmrw" is found as "due tomorrow", cut as written
+    best: tuple[int, int] | None = None
     for pattern in _EXTRACTORS:
-        for m in pattern.finditer(text):
-            if best is None or (m.end() - m.start(), -m.start()) > (
-                best.end() - best.start(),
-                -best.start(),
-            ):
-                best = m
+        for m in pattern.finditer(spelt.text):
+            at, after = _span(m)
+            if best is None or (after - at, -at) > (best[1] - best[0], -best[0]):
+                best = at, after
     if best is None:
         return None, text
-    rest = " ".join(f"{text[: best.start()]} {text[best.end() :]}".split())
-    return best.group(0), re.sub(r" ([?.!,;:])", r"\1", rest)
+    start, end = spelt.span_in_original(*best)
+    rest = " ".join(f"{text[:start]} {text[end:]}".split())
+    return text[start:end], re.sub(r" ([?.!,;:])", r"\1", rest)
+
+
+_RE_AHEAD = re.compile(rf"(?:in|within) {_COUNT}|{_COUNT} from now", re.IGNORECASE)
+
+
+def counts_ahead(phrase: str) -> bool:
+    """ "in 2 weeks", "within 3 days", "a month from now": a day counted ahead of now."""
+    return _RE_AHEAD.fullmatch(" ".join(phrase.split())) is not None

@@ -7,11 +7,17 @@ by word into the English those readers understand: "próximo viernes a las 17h" 
 "next friday at 17:00". Russian words are matched by their stems, so every case
 ending reads the same ("пятница", "пятницу", "пятницы"). Adding a language is adding a
 table here; nothing else changes.
+
+Chat shorthand is one more such table, for English ("tmrw", "nxt wk", "eow"): the
+readers try a phrase as written first and spelt out second, so a phrase they already
+read never changes; ``spell_out`` keeps where each word came from, so a question's
+shorthand can be cut out of it as the member wrote it.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 Rule = tuple[str, str]
 
@@ -48,6 +54,18 @@ def _numbers(table: dict[str, int]) -> list[Rule]:
     return [(rf"\b{word}\b", str(value)) for word, value in table.items()]
 
 
+def _plural_weekdays(lead: str, names: list[str], suffix: str) -> list[Rule]:
+    """ "los martes", "às terças", "по вторникам": a weekday that recurs ("on tuesdays")."""
+    return [
+        (rf"\b{lead} {name}{suffix}", f"on {en}s")
+        for name, en in zip(names, _EN_WEEKDAYS, strict=True)
+    ]
+
+
+_WD_ES = "|".join(_WEEKDAYS_ES)
+_WD_PT = "|".join(_WEEKDAYS_PT)
+
+
 # Times first ("17h30", "18 h", "às 18h"), then phrases whose word order differs from
 # English, then single words. Each rule is (pattern, replacement) on lowercased text.
 _TIME: list[Rule] = [
@@ -64,14 +82,20 @@ SPANISH: list[Rule] = [
     (r"\bayer\b", "yesterday"),
     (r"\bfin(?:al)? de(?:l)? mes\b", "end of the month"),
     (r"\bfin(?:al)? de(?:l)? año\b", "end of the year"),
-    (r"\bfin(?:al)? de (?:la )?semana\b", "end of the week"),
+    (r"\bfin(?:al)? de la semana\b", "end of the week"),
+    (r"\bfin(?:al)? de semana\b|\bfinde\b", "weekend"),  # the weekend, not the week's end
+    *_plural_weekdays("los", [*_WEEKDAYS_ES[:5], "s[aá]bados", "domingos"], r"\b"),
+    (r"\b(?:el |la )?siguiente (\w+)|\b(?:el |la )?(\w+) siguiente\b", r"the following \1\2"),
     (r"\b(\w+) que viene\b", r"next \1"),
     (r"\b(semana|mes|año) pasad[oa]\b", r"last \1"),
     (r"\b(\w+) pasad[oa]\b", r"last \1"),
     (r"\b(?:el |la )?pr[oó]xim[oa]\b", "next"),
-    (r"\b(?:est[ea]) (semana|mes|año)\b", r"this \1"),
-    (r"\b(?:dentro de|en)\b", "in"),
-    (r"\bhace (\S+ \S+)", r"\1 ago"),
+    (rf"\best[ea] (?=semana|mes|año|weekend|{_WD_ES}|\d)", "this "),
+    (r"\b(?:dentro de|de aqu[ií] a|en)\b", "in"),
+    (r"\bhace (\w+ \w+)", r"\1 ago"),
+    (r"\batr[aá]s\b", "ago"),  # "2 semanas atrás"
+    (r"\bahora\b", "now"),
+    (r"\bentre\b", "between"),
     (r"\ba las\b|\ba la\b", "at"),
     (r"\bantes del?\b", "by"),
     (r"\bhasta (?:el )?", "until "),
@@ -98,15 +122,21 @@ PORTUGUESE: list[Rule] = [
     (r"\bontem\b", "yesterday"),
     (r"\bfi(?:m|nal) do mês\b", "end of the month"),
     (r"\bfi(?:m|nal) do ano\b", "end of the year"),
-    (r"\bfi(?:m|nal) de semana\b", "end of the week"),
+    (r"\bfi(?:m|nal) da semana\b", "end of the week"),
+    (r"\bfi(?:m|nal) de semana\b|\bfds\b", "weekend"),  # the weekend, not the week's end
+    *_plural_weekdays("(?:[àa]s|nas|aos|nos)", _WEEKDAYS_PT, r"s(?:-feiras)?\b"),
     (r"-feira\b", ""),
+    (r"\b(?:n?[oa] )?(\w+) seguinte\b", r"the following \1"),
     (r"\b(\w+) que vem\b", r"next \1"),
     (r"\b(semana|mês|ano) passad[oa]\b", r"last \1"),
     (r"\b(\w+) passad[oa]\b", r"last \1"),
     (r"\b(?:o |a )?pr[oó]xim[oa]\b", "next"),
-    (r"\b(?:n?ess?[ea]|n?est[ea]) (semana|mês|ano)\b", r"this \1"),
+    (rf"\b(?:n?ess?[ea]|n?est[ea]) (?=semana|mês|ano|weekend|{_WD_PT}|\d)", "this "),
     (r"\b(?:daqui a|dentro de|em)\b", "in"),
-    (r"\bhá (\S+ \S+)", r"\1 ago"),
+    (r"\bhá (\w+ \w+)", r"\1 ago"),
+    (r"\batr[aá]s\b", "ago"),  # "3 dias atrás"
+    (r"\bagora\b", "now"),
+    (r"\bentre\b", "between"),
     (r"\bàs\b|\bà\b|\bas\b", "at"),
     (r"\bantes d[eoa]s?\b", "by"),
     (r"\baté (?:o |a )?", "until "),
@@ -135,11 +165,17 @@ RUSSIAN: list[Rule] = [
     (r"\bконц\w* месяца\b|\bконец месяца\b", "end of the month"),
     (r"\bконц\w* года\b|\bконец года\b", "end of the year"),
     (r"\bконц\w* недели\b|\bконец недели\b", "end of the week"),
+    (r"\bвыходн\w*\b|\bвыхи\b", "weekend"),
+    *_plural_weekdays("по", _WEEKDAYS_RU, r"(?:ам|ям)\b"),
+    (r"\b(?:с|от) (?:этого|текущего) момента\b|\bотныне\b", "since now"),
+    (r"\bсейчас\b", "now"),
+    (r"\bмежду\b", "between"),
     (r"\bследующ\w*\b", "next"),
     (r"\bпрошл\w*\b|\bпрошедш\w*\b", "last"),
     (r"\bэт\w*\b", "this"),
     (r"\bчерез\b", "in"),
     (r"\b(\S+ \S+) назад\b", r"\1 ago"),
+    (r"\bназад\b", "ago"),  # "неделю назад"
     (r"\bдо\b", "until"),
     (r"\bс\b", "since"),
     (r"\bдн(?:я|ей)\b|\bдень\b|\bсутки\b|\bсуток\b", "days"),
@@ -160,7 +196,23 @@ LEXICONS: dict[str, list[tuple[re.Pattern[str], str]]] = {
     for language, rules in (("es", SPANISH), ("pt_BR", PORTUGUESE), ("ru", RUSSIAN))
 }
 # After "this"/"next"/"last", the English readers want the unit in the singular.
-_SINGULAR = re.compile(r"\b(this|next|last) (week|month|year|day)s\b")
+_SINGULAR = re.compile(r"\b(this|next|last|following) (week|month|year|day)s\b")
+
+
+def speaks(text: str, language: str) -> bool:
+    """Whether a word of ``text`` is in ``language``'s lexicon ("hace", "через")."""
+    said = text.lower()
+    return any(pattern.search(said) for pattern, _ in LEXICONS.get(language, ()))
+
+
+def _one_ago(found: re.Match[str]) -> str:
+    """ "неделю назад": a unit with no number before it, counted back, is one of it."""
+    before = found.string[: found.start()].split()
+    counted = before and (before[-1].isdigit() or before[-1] in ("a", "an", *_EN_NUMBERS))
+    return found.group(0) if counted else f"1 {found.group(0)}"
+
+
+_EN_NUMBERS = "one two three four five six seven eight nine ten eleven twelve".split()
 
 
 def to_english(text: str, language: str) -> str:
@@ -179,4 +231,98 @@ def to_english(text: str, language: str) -> str:
     # "через неделю", "em uma semana", "месяц": a unit without a number is one of it.
     said = re.sub(r"^(weeks|days|hours|minutes|months|years)$", r"1 \1", said)
     said = re.sub(r"\bin (weeks|days|hours|minutes|months|years)\b", r"in 1 \1", said)
+    said = re.sub(r"(?:^|(?<= ))(weeks|days|hours|minutes|months|years) ago\b", _one_ago, said)
+    # "el fin de semana", "на выходных": a weekend with no "this"/"next" is "the weekend"
+    said = re.sub(r"(?<!\bthis )(?<!\bnext )(?<!\blast )(?<!\bthe )(?<!following )\bweekend\b",
+                  "the weekend", said)  # fmt: skip
     return " ".join(said.replace(" ,", ",").split())
+
+
+# --- chat shorthand --------------------------------------------------------------------
+
+# Words members abbreviate in chat, spelt out. "eod" is the end of today; "2day" is left
+# out on purpose: dateparser already reads it (as a date two days back), and a phrase the
+# readers already read keeps its reading.
+_CHAT = {
+    "tomorrow": "tmrw tmr tmw tmrow tmoro tmorrow tomoz 2moro 2morro 2morrow 2morow 2mrw 2mro",
+    "today": "tdy",
+    "yesterday": "yday yest ystday ystrdy",
+    "next": "nxt",
+    "previous": "prev",
+    "week": "wk",
+    "weeks": "wks",
+    "weekend": "wknd wkend",
+    "month": "mo mth mnth",
+    "months": "mos mths mnths",
+    "year": "yr",
+    "years": "yrs",
+    "hour": "hr",
+    "hours": "hrs",
+    "before": "b4",
+    "end of today": "eod",
+    "end of the week": "eow",
+    "end of the month": "eom",
+    "end of the year": "eoy",
+    "end of next week": "eonw",
+    "end of next month": "eonm",
+}
+CHAT_WORDS = {short: word for word, shorts in _CHAT.items() for short in shorts.split()}
+_RE_CHAT = re.compile(rf"(?<![\w'-])(?:{'|'.join(CHAT_WORDS)})(?![\w'-])", re.I)
+
+
+@dataclass(frozen=True)
+class SpeltOut:
+    """A text with its chat shorthand spelt out, and where each spelt-out word was:
+    ``pieces`` holds (start, end) in the original and (start, end) in ``text``."""
+
+    original: str
+    text: str
+    pieces: tuple[tuple[int, int, int, int], ...]
+
+    def span_in_original(self, start: int, end: int) -> tuple[int, int]:
+        """Where ``text[start:end]`` was written: a piece cut in two counts whole."""
+        return self._position(start, False), self._position(end, True)
+
+    def _position(self, at: int, is_end: bool) -> int:
+        shift = 0
+        for old_start, old_end, new_start, new_end in self.pieces:
+            if at < new_start or (at == new_start and is_end):
+                return at - shift
+            if at < new_end or (at == new_end and is_end):
+                return old_end if is_end else old_start
+            shift = new_end - old_end
+        return at - shift
+
+
+def spell_out(text: str) -> SpeltOut:
+    """ "what's due tmrw?" -> "what's due tomorrow?", keeping where "tmrw" was."""
+    pieces: list[tuple[int, int, int, int]] = []
+    parts: list[str] = []
+    last = 0
+    for found in _RE_CHAT.finditer(text):
+        parts.append(text[last : found.start()])
+        start = sum(map(len, parts))
+        word = CHAT_WORDS[found.group(0).lower()]
+        parts.append(word)
+        pieces.append((found.start(), found.end(), start, start + len(word)))
+        last = found.end()
+    parts.append(text[last:])
+    return SpeltOut(text, "".join(parts), tuple(pieces))
+
+
+# --- a deadline counted ahead ----------------------------------------------------------
+
+# "from now until <phrase>" in each language, in words its lexicon reads back: a question
+# about what closes "in 2 weeks" means every deadline from now until that day.
+_FROM_NOW_UNTIL = {
+    "en": "from now until {}",
+    "es": "desde ahora hasta {}",
+    "pt_BR": "desde agora até {}",
+    "ru": "с этого момента до {}",
+}
+
+
+def from_now_until(phrase: str, language: str) -> str:
+    """``phrase`` (a day counted ahead: "in 2 weeks", "через неделю") as the window from
+    now until that day, written in ``language``."""
+    return _FROM_NOW_UNTIL.get(language, _FROM_NOW_UNTIL["en"]).format(phrase)

@@ -88,8 +88,9 @@ def month_span(year: int, month: int) -> Span:
 
 
 def period_edge(span: Span, edge: str) -> Span:
-    """The part of a period an edge word names. A month's or a week's "end" is its
-    last 7 days (a week's: the weekend), its "beginning" the first 7 (Monday and
+    """The part of a period an edge word names ("late" May is its "end"; "the end of"
+    a period is its last day, read in ``date_ranges``). A month's or a week's "end" is
+    its last 7 days (a week's: the weekend), its "beginning" the first 7 (Monday and
     Tuesday), its "middle" what lies between; a year's are December, January and
     June-July; "first/last week of" are the first and last seven days."""
     first, after = span

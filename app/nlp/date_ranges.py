@@ -11,6 +11,11 @@ which one: ``past`` (the latest not after today: creation dates, closed proposal
 Today counts in every direction. A weekday that contradicts its date ("Tuesday May 4"
 when May 4 is a Monday this year) picks the neighbouring year where they agree, or
 raises ``AmbiguousDateError`` when no year near today agrees.
+
+The forms read since the start are tried first; the forms added later ("this coming
+Friday", "the Friday after next", "tuesdays", "between now and Friday", chat shorthand
+such as "nxt wk") only when those read nothing, so a phrase never changes its reading
+because a form was added.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import dateparser
 
 from app.domain.messages import N_, Text, Weekday
 from app.nlp import date_words as w
+from app.nlp.date_lexicon import spell_out
 from app.nlp.date_periods import (
     DIRECTIONS,
     ONE_DAY,
@@ -40,7 +46,7 @@ from app.nlp.date_periods import (
     rolling,
     with_direction,
 )
-from app.nlp.date_words import DAY_ALONE, DAYNUM, MON, NUM, SIGN, WD, YEAR
+from app.nlp.date_words import DAY_ALONE, DAYNUM, MON, NUM, SIGN, WD, WD_FULL, YEAR
 
 __all__ = ["DIRECTIONS", "AmbiguousDateError", "DateRange", "Direction"]
 __all__ += ["parse_date_range", "read_date_range"]
@@ -123,8 +129,10 @@ def _month_span(m: re.Match[str], ctx: Ctx, after: date | None) -> Span | None:
     return pick((month_span(y, month) for y in years), ctx, after)
 
 
-def _date(m: re.Match[str], ctx: Ctx, after: date | None) -> Span | None:
-    """A day with or without month and year; a stated weekday must agree with it."""
+def _date(m: re.Match[str], ctx: Ctx, after: date | None, q: str | None = None) -> Span | None:
+    """A day with or without month and year; a stated weekday must agree with it.
+    ``q`` ("this", "next", "last") picks this year's (a bare day: this month's), the first
+    after today or the last before it, instead of the direction."""
     groups = m.groupdict()
     day, today = w.day_number(m["day"]), ctx.today
     wd = w.weekday_index(m["wd"]) if groups.get("wd") else None
@@ -150,6 +158,8 @@ def _date(m: re.Match[str], ctx: Ctx, after: date | None) -> Span | None:
         spans = [day_span(s.year, s.month, day) for s in starts]
         if wd is None:
             spans = spans[26:31]
+    if q is not None:
+        return _qualified(spans, wd, q, today, bool(groups.get("mon")))
     if wd is None:
         return pick(spans, ctx, after)
     agree = [s for s in spans if s is not None and s[0].weekday() == wd]
@@ -162,8 +172,24 @@ def _date(m: re.Match[str], ctx: Ctx, after: date | None) -> Span | None:
     return pick(agree, ctx, after)
 
 
+def _qualified(
+    spans: list[Span | None], wd: int | None, q: str, today: date, has_month: bool
+) -> Span | None:
+    found = sorted(s for s in spans if s is not None and (wd is None or s[0].weekday() == wd))
+    if q == "this":
+        same = [s for s in found if s[0].year == today.year]
+        return next((s for s in same if has_month or s[0].month == today.month), None)
+    if q in ("next", "coming"):
+        return next((s for s in found if s[0] > today), None)
+    return next((s for s in reversed(found) if s[0] < today), None)
+
+
 def _span_of(said: str, ctx: Ctx, after: date | None = None) -> Span | DateRange | None:
     """One period as local days, or an exact range (rolling windows), or None."""
+    return _first_forms(said, ctx, after) or _later_forms(said, ctx, after)
+
+
+def _first_forms(said: str, ctx: Ctx, after: date | None) -> Span | DateRange | None:
     text, today = _PREP.sub("", said, count=1), ctx.today
     text = re.sub(r"^the (?=(?:end|beginning|start|middle|first week|last week) of )", "", text)
     if text in ("recently", "lately"):
@@ -183,7 +209,10 @@ def _span_of(said: str, ctx: Ctx, after: date | None = None) -> Span | DateRange
     if m := _RE_EDGE.fullmatch(text):
         edge = m["edge"].removeprefix("the ").removesuffix(" of")
         whole = _span_of(m["x"], ctx, after)
-        return period_edge(whole, edge) if isinstance(whole, tuple) else None
+        if not isinstance(whole, tuple):
+            return None
+        # "the end of the month" is its last day, as a deadline set that way ends on it
+        return (whole[1] - ONE_DAY, whole[1]) if edge == "end" else period_edge(whole, edge)
     if m := _RE_PART.fullmatch(text):
         whole = _span_of(m["x"], ctx, after)
         edge = {"early": "beginning", "mid": "middle", "late": "end"}[m["part"]]
@@ -197,6 +226,46 @@ def _span_of(said: str, ctx: Ctx, after: date | None = None) -> Span | DateRange
     if m := next((found for r in _RE_DATE if (found := r.fullmatch(text))), None):
         return _date(m, ctx, after)
     return _dateparser(said, text, ctx, after)
+
+
+# --- forms read since they were added: only where the forms above read nothing ---------
+
+_RE_AFTER_NEXT = re.compile(
+    rf"(?:the )?(?:(?P<wd>{WD})|(?P<unit>week|weekend|month|year)) after next"
+)
+_RE_PLURAL_WD = re.compile(rf"(?P<wd>{WD_FULL})s")
+_RE_QUALIFIED = re.compile(r"(?P<q>this|next|last|previous|coming) (?P<x>.+)")
+_SAME_AS = [  # "the following Tuesday" is "next Tuesday"; "this coming Friday", "coming Friday"
+    (re.compile(r"^(?:the )?following "), "next "),
+    (re.compile(r"^this coming "), "coming "),
+    (re.compile(r"^the (?=(?:next|last|previous|coming) )"), ""),
+]
+
+
+def _later_forms(said: str, ctx: Ctx, after: date | None) -> Span | DateRange | None:
+    text, today = _PREP.sub("", said, count=1), ctx.today
+    if text == "now":  # an end of a span ("between now and Friday"), never a date alone
+        return DateRange(ctx.now, ctx.now)
+    if text in ("weekend", "the weekend"):  # this week's, as "this weekend"
+        return calendar_period("weekend", 0, today)
+    for pattern, same in _SAME_AS:
+        if (said_so := pattern.sub(same, text, count=1)) != text:
+            return _span_of(said_so, ctx, after)
+    if m := _RE_AFTER_NEXT.fullmatch(text):  # one further than "next ..."
+        if m["unit"]:
+            return calendar_period(m["unit"], 2, today)
+        next_one = _RE_WEEKDAY.fullmatch(f"next {m['wd']}")
+        coming = _weekday(next_one, ctx, None) if next_one else None
+        return (coming[0] + 7 * ONE_DAY, coming[1] + 7 * ONE_DAY) if coming else None
+    if m := _RE_PLURAL_WD.fullmatch(text):  # "on Tuesdays": the next one, today counts
+        start = after or today
+        day = start + timedelta(days=(w.weekday_index(m["wd"]) - start.weekday()) % 7)
+        return day, day + ONE_DAY
+    if m := _RE_QUALIFIED.fullmatch(text):  # "this June 3rd", "next the 8th"
+        found = next((d for r in _RE_DATE if (d := r.fullmatch(m["x"]))), None)
+        if found is not None and not found.groupdict().get("year"):
+            return _date(found, ctx, after, m["q"])
+    return None
 
 
 def _dateparser(said: str, text: str, ctx: Ctx, after: date | None) -> Span | None:
@@ -297,7 +366,10 @@ def read_date_range(
         return None
     ctx = Ctx(now, zone, now.astimezone(zone).date(), direction)
     try:
-        return _read(text, ctx)
+        found = _read(text, ctx)
+        if found is None and (spelt := w.normalize(spell_out(text).text)) != text:
+            found = _read(spelt, ctx)  # "nxt wk", "by eow", "2moro"
+        return None if found and found.start is not None and found.start == found.end else found
     except AmbiguousDateError:
         raise
     except (ValueError, OverflowError, StopIteration, KeyError, TypeError):
@@ -315,8 +387,16 @@ def parse_date_range(
     - "past/last N units", "the last week", "past month" are rolling [now - N, now);
       "next N units" is [now, now + N). "last/this/next week|weekend|month|year" with
       no number and no "the" are calendar periods (weeks start on Monday).
-    - "end of X" is X's last 7 days (a week's: its weekend; a year's: December),
-      "beginning of X" its first 7; "early/mid/late May" its beginning, middle, end.
+    - "end of X" is X's last day (a week's: its Sunday; a year's: December 31st), as a
+      deadline given that way falls on it; "beginning of X" is its first 7 days;
+      "early/mid/late May" its first 7 days, its middle, its last 7.
+    - "in 2 weeks", "3 days ago", "2 weeks from now": that day; "between now and X",
+      "from now until X": from this instant to the end of X; "until now".
+    - "this/next/last June 3rd": this year's, the first after today, the last before it;
+      "this coming Friday", "the following Tuesday" are the next one after today, "the
+      Friday after next" the one after that, "the week after next" two weeks on.
+    - "tuesdays", "on Fridays": the next one (today counts); "the weekend": this week's.
+    - chat shorthand: "tmrw", "2moro", "nxt wk", "eow", "eom", "eoy", "eod".
     - a year-less date, month or bare weekday: the occurrence ``direction`` means;
       "last Friday" is strictly before today, "next Friday" strictly after.
     - "recently" is the past 7 days.

@@ -29,6 +29,8 @@ WD = (
     r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day"
     r"|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?)"
 )
+# A weekday's full name, the one that takes a plural ("on Tuesdays").
+WD_FULL = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 # Inside a question the short forms that are also English words must be capitalised:
 # "I sat down" and "the sun" are not dates, "Sat" and "Sun" are.
 WD_IN_TEXT = (

@@ -19,7 +19,7 @@ from dateparser.date import DateDataParser
 
 from app.domain.errors import DateParseError
 from app.nlp import date_words as w
-from app.nlp.date_lexicon import to_english
+from app.nlp.date_lexicon import spell_out, to_english
 from app.nlp.date_ranges import AmbiguousDateError, read_date_range
 from app.nlp.date_words import WD, WORDS
 
@@ -34,7 +34,7 @@ _RE_WEEKDAY_DEADLINE = [
     re.compile(rf"(?:(?P<q>next|this|coming) )?(?P<wd>{WD})(?:,? (?:at |by |@ ?)?(?P<t>.+))?"),
     re.compile(rf"(?P<t>.+?),? (?:on )?(?:(?P<q>next|this|coming) )?(?P<wd>{WD})"),
 ]
-_RE_END_OF = re.compile(r"(?:the )?end of .+")
+_RE_WEEKEND = re.compile(r"\bweekend\b")
 _HAS_TIME = re.compile(r"\d[:.h]\d|\d ?[ap]\.?m\b|\b(?:noon|midday|midnight|eod)\b|\bat \d")
 
 
@@ -74,15 +74,15 @@ def _weekday_deadline(text: str, now: datetime, zone: ZoneInfo) -> datetime | No
 
 
 def _one_day(text: str, now: datetime, zone: ZoneInfo) -> datetime | None:
-    """A day named without a time ("Tue the 8th", "Friday next week", "Sept 8"), read
-    towards the future, by 23:59 local; "end of the month" means its last day. A
-    weekday that contradicts its date is refused rather than guessed."""
+    """A day named without a time ("Tue the 8th", "Friday next week", "Sept 8", "the end
+    of the month": its last day), read towards the future, by 23:59 local; a weekend by
+    its Sunday. A weekday that contradicts its date is refused rather than guessed."""
     found = read_date_range(text, now, zone.key, "future")  # AmbiguousDateError goes up
     if found is None or found.start is None or found.end is None:
         return None
     first = found.start.astimezone(zone).date()
     last = (found.end.astimezone(zone) - timedelta(hours=1)).date()
-    if first != last and not _RE_END_OF.fullmatch(text):
+    if first != last and not _RE_WEEKEND.search(text):
         return None
     return datetime.combine(last, _END_OF_DAY, zone).astimezone(UTC)
 
@@ -104,6 +104,8 @@ def parse_deadline(text: str, now: datetime, tz: str, language: str = "en") -> d
         found = _read_deadline(w.normalize(to_english(text, language)), now, zone)
         if found is None and language != "en":
             found = _read_deadline(w.normalize(text), now, zone, language.split("_")[0])
+        if found is None and (spelt := spell_out(w.normalize(text))).pieces:  # "tmrw 5pm"
+            found = _read_deadline(w.normalize(spelt.text), now, zone)
     except AmbiguousDateError as exc:  # echo the phrase as the member wrote it
         raise DateParseError(
             "'{text}' is ambiguous: {reason}. Please give the date again.",
@@ -125,6 +127,7 @@ def _read_deadline(
     text: str, now: datetime, zone: ZoneInfo, language: str = "en"
 ) -> datetime | None:
     clean = re.sub(r"^(?:by|on|until|till|due) ", "", text)
+    clean = re.sub(rf"^({w.WD_FULL})s$", r"\1", clean)  # "on Tuesdays": as "on Tuesday"
     body = re.sub(r" from now$", "", re.sub(r"^(?:in|within) ", "", clean))
     if not clean:
         return None

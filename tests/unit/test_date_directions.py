@@ -103,14 +103,14 @@ BERLIN_ROWS = [
     ("from the 26th to the 30th", N, (2026, 10, 26), (2026, 10, 31)),
     ("Dec 28 - Jan 3", F, (2026, 12, 28), (2027, 1, 4)),
     # edges of months, weeks and years
-    ("end of the month", N, (2026, 10, 25), (2026, 11, 1)),  # CEST start, CET end
-    ("the end of this month", P, (2026, 10, 25), (2026, 11, 1)),
+    ("end of the month", N, (2026, 10, 31), (2026, 11, 1)),  # its last day
+    ("the end of this month", P, (2026, 10, 31), (2026, 11, 1)),
     ("beginning of next month", N, (2026, 11, 1), (2026, 11, 8)),
     ("start of next month", F, (2026, 11, 1), (2026, 11, 8)),
-    ("end of next month", N, (2026, 11, 24), (2026, 12, 1)),
-    ("end of last month", N, (2026, 9, 24), (2026, 10, 1)),
-    ("end of the week", N, (2026, 10, 24), (2026, 10, 26)),
-    ("end of the year", N, (2026, 12, 1), (2027, 1, 1)),
+    ("end of next month", N, (2026, 11, 30), (2026, 12, 1)),
+    ("end of last month", N, (2026, 9, 30), (2026, 10, 1)),
+    ("end of the week", N, (2026, 10, 25), (2026, 10, 26)),  # Sunday, 25 hours
+    ("end of the year", N, (2026, 12, 31), (2027, 1, 1)),
     ("beginning of the year", N, (2026, 1, 1), (2026, 2, 1)),
     ("early November", N, (2026, 11, 1), (2026, 11, 8)),
     ("late Sept", P, (2026, 9, 24), (2026, 10, 1)),
@@ -168,7 +168,7 @@ NEW_YORK_ROWS = [
     ("Feb 29", F, (2028, 2, 29), (2028, 3, 1)),
     ("Feb 29", P, (2024, 2, 29), (2024, 3, 1)),
     ("last month", N, (2027, 2, 1), (2027, 3, 1)),
-    ("end of the month", N, (2027, 3, 25), (2027, 4, 1)),
+    ("end of the month", N, (2027, 3, 31), (2027, 4, 1)),
     ("beginning of the month", N, (2027, 3, 1), (2027, 3, 8)),
     ("until the end of next month", N, None, (2027, 5, 1)),
     ("since the beginning of the year", N, (2027, 1, 1), None),
@@ -186,7 +186,7 @@ NEW_YORK_ROWS = [
     ("up until Friday", F, None, (2027, 3, 13)),
     ("late February", N, (2027, 2, 22), (2027, 3, 1)),
     ("mid-March", N, (2027, 3, 8), (2027, 3, 25)),
-    ("end of the week", N, (2027, 3, 13), (2027, 3, 15)),
+    ("end of the week", N, (2027, 3, 14), (2027, 3, 15)),  # Sunday, 23 hours
     ("Jan 2026", N, (2026, 1, 1), (2026, 2, 1)),
     ("3/14", F, (2027, 3, 14), (2027, 3, 15)),
     ("3/14/2026", F, (2026, 3, 14), (2026, 3, 15)),
@@ -216,7 +216,7 @@ TOKYO_ROWS = [
     ("last week", N, (2026, 12, 21), (2026, 12, 28)),
     ("Dec 28-31", N, (2026, 12, 28), (2027, 1, 1)),
     ("Dec 28 - Jan 3", N, (2026, 12, 28), (2027, 1, 4)),
-    ("end of last year", N, (2026, 12, 1), (2027, 1, 1)),
+    ("end of last year", N, (2026, 12, 31), (2027, 1, 1)),
     ("early January", N, (2027, 1, 1), (2027, 1, 8)),
     ("since Tue", N, (2026, 12, 29), None),
     ("after Dec 25", P, (2026, 12, 26), None),

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from app.domain.models import ProposalStatus, ProposalType
 from app.nlp.date_extract import extract_date_phrase
+from app.nlp.date_lexicon import CHAT_WORDS
 from app.nlp.date_ranges import Direction
 
 INTENT_PROPOSALS = "query_proposals"
@@ -139,7 +140,11 @@ STOP_WORDS = frozenset(
     happening going go goes went status state upcoming collect collected collecting latest
     newest
     """.split()
-)
+) | {  # date shorthand is no topic and no typo: "tdy", "eow", "2moro" (read as "moro")
+    letters
+    for short, word in CHAT_WORDS.items()
+    if len(letters := re.sub(r"[^a-z]", "", short)) >= 3 and not word.startswith(("hour", "before"))
+}
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'&+-]*")
 
 

@@ -26,13 +26,13 @@ from app.core.ask.analysis import (
 )
 from app.core.ask.cues import Cues, load
 from app.domain.models import ProposalStatus, ProposalType
-from app.nlp.date_extract import extract_date_phrase
-from app.nlp.date_lexicon import to_english
+from app.nlp.date_extract import counts_ahead, extract_date_phrase
+from app.nlp.date_lexicon import from_now_until, to_english
 from app.nlp.date_ranges import Direction
 
 _WORD = re.compile(r"[^\W_][\w'-]*", re.UNICODE)
 _EDGE = '¿¡?!.,;:"“”«»()'
-MAX_DATE_WORDS = 8
+MAX_DATE_WORDS = 10  # "entre el 16 de noviembre y el 22 de noviembre"
 
 
 class _Compiled:
@@ -83,15 +83,22 @@ def _search(pattern: re.Pattern[str] | None, text: str) -> re.Match[str] | None:
     return pattern.search(text) if pattern is not None else None
 
 
-def english_phrase(phrase: str, language: str) -> str:
-    """A date phrase in ``language`` as the English date reader wants it."""
+def english_words(phrase: str, language: str) -> str:
+    """A date phrase in ``language`` rewritten word by word in English date words."""
     cues = load(language)
     if language == "en" or cues is None:
         return phrase
     for pattern, replacement in cues.date_rewrites:
         phrase = re.sub(pattern, replacement, phrase, flags=re.I)
     said = to_english(phrase, language)
-    said = re.sub(r"\bmay\b", "May", said)  # a lone month is only read capitalised
+    return re.sub(r"\bmay\b", "May", said)  # a lone month is only read capitalised
+
+
+def english_phrase(phrase: str, language: str) -> str:
+    """A date phrase in ``language`` as the English date reader wants it."""
+    if language == "en" or load(language) is None:
+        return phrase
+    said = english_words(phrase, language)
     found, _ = extract_date_phrase(said)
     return found or said
 
@@ -178,7 +185,7 @@ def read_question(question: str, language: str = "en") -> AskAnalysis:
     """The offline reading of a question in ``language``; never raises."""
     rules = _compiled(language)
     if rules is None:
-        return analyze_question(question)
+        return deadline_window(analyze_question(question))
     text = " ".join(question.split())
     phrase, rest = split_date(text, language)
     proposer = _proposer(rules, rest)
@@ -207,7 +214,7 @@ def read_question(question: str, language: str = "en") -> AskAnalysis:
         status = kind = proposer = None
         phrase = date_field = None
         keywords = _keywords(rules, text, set())
-    return AskAnalysis(
+    found = AskAnalysis(
         intent=intent,
         content_keywords=keywords,
         status=status,  # type: ignore[arg-type]
@@ -217,6 +224,19 @@ def read_question(question: str, language: str = "en") -> AskAnalysis:
         proposer=proposer,
         language=language,
     )
+    return deadline_window(found)
+
+
+def deadline_window(analysis: AskAnalysis) -> AskAnalysis:
+    """A deadline counted ahead is every deadline from now until that day: "what closes
+    in 2 weeks?", "¿qué cierra dentro de 3 días?" (a day counted back, "created 3 days
+    ago", stays that day). The window is written in the question's language."""
+    phrase, language = analysis.date_phrase, analysis.language
+    if phrase is None or analysis.date_field != "deadline":
+        return analysis
+    if not counts_ahead(english_phrase(phrase, language)):
+        return analysis
+    return replace(analysis, date_phrase=from_now_until(phrase, language))
 
 
 # What asks for a proposer in English: "who proposed", "whose idea was", "who is behind"
@@ -276,5 +296,8 @@ def direction(question: str, analysis: AskAnalysis) -> Direction:
 
 
 def in_language(analysis: AskAnalysis, language: str) -> AskAnalysis:
-    """A backend's reading marked with the question's language."""
-    return analysis if analysis.language == language else replace(analysis, language=language)
+    """A backend's reading marked with the question's language (its date read as the
+    rules read it: a deadline counted ahead is a window from now)."""
+    if analysis.language != language:
+        analysis = replace(analysis, language=language)
+    return deadline_window(analysis)

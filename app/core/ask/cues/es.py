@@ -46,7 +46,10 @@ CUES = Cues(
     ),
     closed=(
         r"cerrad[oa]s?|terminad[oa]s?|finalizad[oa]s?|conclu[ií]d[oa]s?|acabad[oa]s?|"
-        r"decidid[oa]s?|resultados?|aprobad[oa]s?|rechazad[oa]s?|vencid[oa]s?|expirad[oa]s?"
+        r"decidid[oa]s?|resultados?|aprobad[oa]s?|rechazad[oa]s?|vencid[oa]s?|expirad[oa]s?|"
+        # the verbs of closing, as "closed" in English: "¿qué propuestas cerraron ayer?"
+        r"cerr[oó]|cerraron|termin[oó]|terminaron|finaliz[oó]|finalizaron|conclu(?:y[oó]|yeron)|"
+        r"(?:acab[oó]|acabaron)(?!\s+de\b)|venci[oó]|vencieron|expir[oó]|expiraron"
     ),
     free_form=(
         r"respuesta (?:libre|abierta)|texto libre|formato libre|forma libre|lluvia de ideas|"

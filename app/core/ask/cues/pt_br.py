@@ -45,7 +45,11 @@ CUES = Cues(
     ),
     closed=(
         r"fechad[oa]s?|encerrad[oa]s?|terminad[oa]s?|finalizad[oa]s?|conclu[ií]d[oa]s?|"
-        r"decidid[oa]s?|resultados?|aprovad[oa]s?|rejeitad[oa]s?|vencid[oa]s?|expirad[oa]s?"
+        r"decidid[oa]s?|resultados?|aprovad[oa]s?|rejeitad[oa]s?|vencid[oa]s?|expirad[oa]s?|"
+        # the verbs of closing, as "closed" in English: "propostas que fecharam ontem"
+        r"fechou|fecharam|encerrou|encerraram|terminou|terminaram|finalizou|finalizaram|"
+        r"conclu[ií]u|conclu[ií]ram|(?:acabou|acabaram)(?!\s+de\b)|venceu|venceram|expirou|"
+        r"expiraram"
     ),
     free_form=(
         r"resposta (?:livre|aberta)|texto livre|formato livre|forma livre|chuva de ideias|"
