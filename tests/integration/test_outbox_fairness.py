@@ -20,6 +20,7 @@ from app.persistence.repositories.ops import OpsRepository
 from app.persistence.repositories.outbox import OutboxRepository
 
 CHANNEL = "-1001234567890"
+GROUP = "-1002000000000"
 LEASE = timedelta(minutes=2)
 
 
@@ -60,21 +61,23 @@ def test_chat_kinds() -> None:
 
 async def test_each_chat_in_turn(database: Database, clock: FrozenClock) -> None:
     await _queue(database, clock, CHANNEL, 5)
+    await _queue(database, clock, GROUP, 1)
     await _queue(database, clock, "2001", 2, kind="proposer_dm")
     await _queue(database, clock, "2002", 1, kind="proposer_dm")
     now = clock.now()
     async with database.transaction() as session:
         repo = OutboxRepository(session)
-        first = await repo.claim_due(now, LEASE, 4)
-        # The first of every chat before the second of any (the channel's result, its
-        # priority highest, leads each round).
-        assert [m.chat_id for m in first] == [CHANNEL, "2001", "2002", CHANNEL]
-        paced = await repo.claim_due(now, LEASE, 10, per_chat=1, skip_chats={"2001"})
-        assert [m.chat_id for m in paced] == [CHANNEL]
-        rest = await repo.claim_due(now, LEASE, 10, skip_chats={CHANNEL})
-        assert [m.chat_id for m in rest] == ["2001"]
+        # Paced: the oldest of every chat that may send now, the news first.
+        heads = await repo.claim_due(now, LEASE, 10, per_chat=1, skip_chats={"2002"})
+        assert [m.chat_id for m in heads] == [CHANNEL, GROUP, "2001"]
+        # Unpaced: several of a chat at once; within a kind, the first of every chat
+        # before the second of any.
+        rest = await repo.claim_due(now, LEASE, 4, exclude={m.id for m in heads})
+        assert [m.chat_id for m in rest] == [CHANNEL, CHANNEL, CHANNEL, CHANNEL]
+        last = await repo.claim_due(now, LEASE, 10)
+        assert [m.chat_id for m in last] == ["2001", "2002"]
         outbox, _ = await OpsRepository(session).snapshot()
-    assert outbox["channel"][0] == 5 and outbox["private"][0] == 3
+    assert outbox["channel"][0] == 6 and outbox["private"][0] == 3
     assert outbox["channel"][1] == now
 
 
@@ -120,15 +123,15 @@ async def test_a_channel_backlog_waits_on_its_own_pace(
 async def test_without_a_pace_chats_still_take_turns(
     database: Database, clock: FrozenClock
 ) -> None:
-    """PTB's rate limiter off (no limits): several messages of a chat at once, but a DM
-    queued behind 200 channel messages goes out in the first round."""
+    """PTB's rate limiter off (no limits): several messages of a chat at once, but a
+    group's result queued behind 200 of the channel's goes out in the first round."""
     await _queue(database, clock, CHANNEL, 200)
-    await _queue(database, clock, "2001", 1, kind="proposer_dm")
+    await _queue(database, clock, GROUP, 1)
     sender = Recorder()
     outbox = OutboxService(database, clock, sender, batch=10, concurrency=1)
     assert await outbox.deliver_due() == 201
-    assert "2001/0" in sender.sent[:10]
-    assert Counter(k.split("/")[0] for k in sender.sent) == {CHANNEL: 200, "2001": 1}
+    assert f"{GROUP}/0" in sender.sent[:10]
+    assert Counter(k.split("/")[0] for k in sender.sent) == {CHANNEL: 200, GROUP: 1}
 
 
 async def test_a_chat_whose_turn_comes_wakes_the_sender(database: Database) -> None:

@@ -80,11 +80,12 @@ class OutboxRepository:
     ) -> list[OutboxMessage]:
         """Lease due, unsent messages to this sender, chat by chat in turn.
 
-        Each chat's messages are ranked (by priority, then age); the first of every
-        chat comes before the second of any, so one chat's backlog never holds back
-        another chat's message by more than a round. ``per_chat``: at most that many
-        of one chat; ``skip_chats``: chats that may not send now (their pace, a
-        RetryAfter). The lease (next_attempt_at moved ahead) is committed before
+        Each chat's messages are ranked (by priority, then age). The kinds go in their
+        order (the news first), and within a kind the first of every chat before the
+        second of any, so one chat's backlog never holds back another chat's message
+        of its kind. ``per_chat``: at most that many of one chat (1 when chats keep a
+        pace: each chat's oldest that may send now, every chat in every round);
+        ``skip_chats``: chats that may not send now (their pace, a RetryAfter). The lease (next_attempt_at moved ahead) is committed before
         anything is sent, so no transaction stays open across a network call; if this
         sender dies, the lease runs out and another sender takes the message over.
         ``exclude``: messages this sender still has in hand (held back by a rate
@@ -108,7 +109,7 @@ class OutboxRepository:
         stmt = select(OutboxRow).join(ranked, ranked.c.id == OutboxRow.id)
         if per_chat is not None:
             stmt = stmt.where(ranked.c.turn <= per_chat)
-        stmt = stmt.order_by(ranked.c.turn, OutboxRow.priority, OutboxRow.id).limit(limit)
+        stmt = stmt.order_by(OutboxRow.priority, ranked.c.turn, OutboxRow.id).limit(limit)
         if locks_rows(self.session):
             stmt = stmt.with_for_update(skip_locked=True, of=OutboxRow)
         messages = [to_message(row) for row in await self.session.scalars(stmt)]
