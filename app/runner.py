@@ -184,6 +184,8 @@ class BotProcess:
             await server.stop()
         if web is not None:  # no request in flight any more
             await web.close()
+        with contextlib.suppress(Exception):
+            await application.bot_data.container.outbox.stop_waking()
         if started:
             try:
                 await asyncio.wait_for(application.stop(), STOP_GRACE)

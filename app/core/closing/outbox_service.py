@@ -244,17 +244,22 @@ class OutboxService:
             logger.info("outbox message %s retries in %.0fs: %s", message_id, wait, exc.reason)
             await repo.mark_retry(message_id, now + timedelta(seconds=wait), exc.reason)
 
-    async def close(self) -> None:
-        """Give up the sending lease (at shutdown, after the last marks are written)."""
+    async def stop_waking(self) -> None:
+        """At shutdown, while the bot can still send: no pass starts by itself any more
+        (a chat's turn coming); one under way finishes and writes its marks (bounded)."""
         self._closed = True
         if self._wake is not None:
             self._wake.cancel()
-        if self._woken:  # a pass a chat's turn started: let it write its marks
+        if self._woken:
             _, late = await asyncio.wait(set(self._woken), timeout=CLOSE_WAIT)
             for task in late:
                 task.cancel()
             with contextlib.suppress(Exception):
                 await asyncio.gather(*late, return_exceptions=True)
+
+    async def close(self) -> None:
+        """Give up the sending lease (at shutdown, after the last marks are written)."""
+        await self.stop_waking()
         await self.lease.release()
 
     async def news_pending(self) -> bool:

@@ -85,9 +85,11 @@ class OutboxRepository:
         second of any, so one chat's backlog never holds back another chat's message
         of its kind. ``per_chat``: at most that many of one chat (1 when chats keep a
         pace: each chat's oldest that may send now, every chat in every round);
-        ``skip_chats``: chats that may not send now (their pace, a RetryAfter). The lease (next_attempt_at moved ahead) is committed before
-        anything is sent, so no transaction stays open across a network call; if this
-        sender dies, the lease runs out and another sender takes the message over.
+        ``skip_chats``: chats that may not send now (their pace, a RetryAfter).
+
+        The lease (next_attempt_at moved ahead) is committed before anything is sent,
+        so no transaction stays open across a network call; if this sender dies, the
+        lease runs out and another sender takes the message over.
         ``exclude``: messages this sender still has in hand (held back by a rate
         limit past their lease, say), which must not be taken a second time.
         """
