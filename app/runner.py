@@ -122,7 +122,7 @@ class BotProcess:
                 await listener.stop()
             if self._follower is not None:
                 await self._follower.stop()
-            await self._shut_down(application, server, started)
+            await self._shut_down(application, server, web, started)
             guard.release()
         if self.conflict:
             raise ConflictExit(CONFLICT_MESSAGE)
@@ -173,13 +173,19 @@ class BotProcess:
         listener.start()
         return listener
 
-    async def _shut_down(self, application: Any, server: HttpServer | None, started: bool) -> None:
+    async def _shut_down(
+        self, application: Any, server: HttpServer | None, web: WebApp | None, started: bool
+    ) -> None:
         updater = application.updater
         if updater is not None and updater.running:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(updater.stop(), SERVER_GRACE)
         if server is not None:
             await server.stop()
+        if web is not None:  # no request in flight any more
+            await web.close()
+        with contextlib.suppress(Exception):
+            await application.bot_data.container.outbox.stop_waking()
         if started:
             try:
                 await asyncio.wait_for(application.stop(), STOP_GRACE)

@@ -1,18 +1,25 @@
-"""Updates per second through the webhook HTTP path, and deadline-to-announcement latency.
+"""Updates per second through the webhook HTTP path, deadline-to-announcement latency, and
+how long members' DMs wait behind a channel's backlog.
 
     python bench/webhook.py [--voters 1000] [--proposals 1000] [--concurrency 32]
+                            [--backlog 1000] [--dms 100]
                             [--database-url postgresql+asyncpg://.../coordbot_bench_webhook]
 
 Real `coordbot run` processes in webhook mode on PostgreSQL, against the Bot API stand-in
 (tests/support/botapi.py) on 127.0.0.1, PTB's client-side rate limiter off (the stand-in
-has no limits). Three runs:
+has no limits) but for the fairness run. Four runs:
 
 * votes through 1 replica, then through 2 (round robin): each vote is a callback-query
   update POSTed to the webhook with the secret; the 200 comes back once it is handled.
   Reports votes/s and per-update latency (p50/p95);
 * announcements: ``--proposals`` open proposals, two replicas, every deadline in the same
   second; for each proposal the time from its deadline to the stand-in receiving its
-  result message (p50/p95/max).
+  result message (p50/p95/max);
+* fairness: one replica with PTB's rate limiter on, as in production; ``--backlog``
+  channel messages queued (half the proposals closing at once: a result and a chart
+  each), then ``--dms`` proposals of as many members close, a DM each: for each DM the
+  time from being queued (the outbox row) to the stand-in receiving it (p50/p95/max),
+  and the channel's pace meanwhile.
 
 Prints one JSON object on stdout; logs go to stderr.
 """
@@ -55,15 +62,18 @@ DEFAULT_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/coordbot_bench_webho
 SECRET = "bench-secret"
 TARGET_VOTES_PER_SECOND = 300
 TARGET_ANNOUNCEMENT_P95_S = 2.0
+TARGET_DM_P95_S = 5.0
 
 
-def _env(api: Any, url: str, data: Path, port: int, hook_port: int) -> dict[str, str]:
+def _env(
+    api: Any, url: str, data: Path, port: int, hook_port: int, rate_limit: bool = False
+) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CHROMA_"))}
     env.update(
         PYTHONPATH=str(REPO_ROOT),
         TELEGRAM_BOT_TOKEN=api.token,
         TELEGRAM_API_BASE_URL=api.base_url,
-        TELEGRAM_RATE_LIMIT="false",
+        TELEGRAM_RATE_LIMIT="true" if rate_limit else "false",
         DATABASE_URL=url,
         DATA_DIR=str(data),
         TARGET_CHANNEL_ID=CHANNEL_ID,
@@ -80,11 +90,13 @@ def _env(api: Any, url: str, data: Path, port: int, hook_port: int) -> dict[str,
 
 
 class Replicas:
-    def __init__(self, api: Any, url: str, data: Path, count: int) -> None:
+    def __init__(
+        self, api: Any, url: str, data: Path, count: int, rate_limit: bool = False
+    ) -> None:
         self.ports = [free_port() for _ in range(count)]
         self.procs = []
         for port in self.ports:
-            env = _env(api, url, data, port, self.ports[0])
+            env = _env(api, url, data, port, self.ports[0], rate_limit)
             log = (data / f"bot-{port}.log").open("wb")
             self.procs.append(
                 subprocess.Popen(
@@ -124,13 +136,21 @@ class Replicas:
         return [f"http://127.0.0.1:{port}/hook" for port in self.ports]
 
 
-def _seed(url: str, data: Path, api: Any, proposals: int, deadline: str) -> None:
+def _seed(
+    url: str,
+    data: Path,
+    api: Any,
+    proposals: int,
+    deadline: str,
+    proposer: Any = lambda i: 1001,
+    votes: Any = lambda i: [],
+) -> None:
     fixture = {
         "users": [{"telegram_id": 1001, "first_name": "Ann"}],
         "proposals": [
             {
                 "id": i,
-                "proposer": 1001,
+                "proposer": proposer(i),
                 "title": f"Item {i}",
                 "description": f"Proposal {i}",
                 "type": "multiple_choice",
@@ -139,6 +159,7 @@ def _seed(url: str, data: Path, api: Any, proposals: int, deadline: str) -> None
                 "created_at": "2026-01-01T00:00:00Z",
                 "deadline": deadline,
                 "channel_id": CHANNEL_ID,
+                "votes": votes(i),
             }
             for i in range(1, proposals + 1)
         ],
@@ -290,14 +311,90 @@ async def _announce_run(url: str, args: argparse.Namespace) -> dict[str, Any]:
         }
 
 
+async def _fairness_run(url: str, args: argparse.Namespace) -> dict[str, Any]:
+    """DMs queued behind a channel's backlog, PTB's rate limiter on."""
+    await prepare_postgres(url)
+    half = args.backlog // 2  # proposals whose result and chart fill the channel's queue
+    members = range(1, args.dms + 1)  # member k proposed proposal half + k
+    with running_stand_in() as api, tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp)
+        _seed(
+            url, data, api, half + args.dms, "2099-01-01T00:00:00Z",
+            proposer=lambda i: 1001 if i <= half else 20_000 + i - half,
+            votes=lambda i: [{"user": 3001, "option": "Yes"}] if i <= half else [],
+        )  # fmt: skip
+        group = Replicas(api, url, data, 1, rate_limit=True)
+        conn = await asyncpg.connect(_asyncpg_dsn(url))
+        try:
+            await group.ready()
+            await conn.execute("UPDATE proposals SET deadline_at = now() WHERE id <= $1", half)
+            limit = time.monotonic() + 300
+            while time.monotonic() < limit:  # the backlog is queued, the channel started
+                queued = await conn.fetchval(
+                    "SELECT count(*) FROM outbox WHERE chat_id = $1", CHANNEL_ID
+                )
+                started = any(
+                    c.status == 200 and str(c.params.get("chat_id")) == CHANNEL_ID
+                    for c in api.calls_to("sendMessage")
+                )
+                if queued >= 2 * half and started:
+                    break
+                await asyncio.sleep(0.2)
+            await conn.execute("UPDATE proposals SET deadline_at = now() WHERE id > $1", half)
+            wanted = {str(20_000 + k) for k in members}
+            seen: dict[str, float] = {}
+            limit = time.monotonic() + 300
+            while len(seen) < len(wanted) and time.monotonic() < limit:
+                for call in api.calls_to("sendMessage"):
+                    chat = str(call.params.get("chat_id"))
+                    if chat in wanted and call.status == 200:
+                        seen.setdefault(chat, call.at)
+                await asyncio.sleep(0.2)
+            rows = await conn.fetch(
+                "SELECT chat_id, created_at FROM outbox WHERE kind = 'proposer_dm' "
+                "AND chat_id = ANY($1::text[])",
+                sorted(wanted),
+            )
+            backlog_left = await conn.fetchval(
+                "SELECT count(*) FROM outbox WHERE chat_id = $1 AND sent_at IS NULL", CHANNEL_ID
+            )
+        finally:
+            await conn.close()
+            group.stop()
+        queued_at = {r["chat_id"]: r["created_at"].timestamp() for r in rows}
+        waits = [seen[c] - queued_at[c] for c in seen if c in queued_at]
+        channel = sorted(
+            c.at for c in api.calls if c.status == 200
+            and c.method in ("sendMessage", "sendPhoto")
+            and str(c.params.get("chat_id")) == CHANNEL_ID
+        )  # fmt: skip
+        span = channel[-1] - channel[0] if len(channel) > 1 else 0.0
+        summary = latency_summary(waits)
+        return {
+            "channel_backlog": 2 * half,
+            "dms": len(wanted),
+            "dms_sent": len(seen),
+            "channel_sent_meanwhile": len(channel),
+            "channel_per_minute": round(60 * (len(channel) - 1) / span, 1) if span else None,
+            "channel_left": int(backlog_left),
+            "rate_limiter": True,
+            "load_average": [round(x, 2) for x in os.getloadavg()],
+            **{k.replace("_ms", "_s"): round(v / 1000, 3) for k, v in summary.items()},
+        }
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--voters", type=int, default=1000)
     parser.add_argument("--proposals", type=int, default=1000)
     parser.add_argument("--concurrency", type=int, default=32)
+    parser.add_argument("--backlog", type=int, default=1000, help="channel messages queued")
+    parser.add_argument("--dms", type=int, default=100, help="DMs queued after them")
     parser.add_argument("--database-url", default=DEFAULT_URL)
     parser.add_argument(
-        "--only", choices=["votes1", "votes2", "announce"], help="one run instead of all three"
+        "--only",
+        choices=["votes1", "votes2", "announce", "fairness"],
+        help="one run instead of all four",
     )
     args = parser.parse_args()
     log_to_stderr()
@@ -313,6 +410,9 @@ async def main() -> None:
         if args.only in (None, "announce"):
             runs["announcements"] = await _announce_run(url, args)
             logger.info("announcements: %s", runs["announcements"])
+        if args.only in (None, "fairness"):
+            runs["fairness"] = await _fairness_run(url, args)
+            logger.info("fairness: %s", runs["fairness"])
     met: dict[str, bool] = {}
     if "votes_1_replica" in runs:
         rate = runs["votes_1_replica"]["votes_per_second"]
@@ -320,6 +420,10 @@ async def main() -> None:
     if "announcements" in runs:
         p95 = runs["announcements"].get("p95_s", 1e9)
         met["announcement_p95"] = p95 <= TARGET_ANNOUNCEMENT_P95_S
+    if "fairness" in runs:
+        fair = runs["fairness"]
+        all_sent = fair["dms_sent"] == fair["dms"]
+        met["dm_p95"] = all_sent and fair.get("p95_s", 1e9) <= TARGET_DM_P95_S
     print(
         json.dumps(
             {
@@ -329,6 +433,7 @@ async def main() -> None:
                 "targets": {
                     "votes_per_second_1_replica": TARGET_VOTES_PER_SECOND,
                     "announcement_p95_s": TARGET_ANNOUNCEMENT_P95_S,
+                    "dm_p95_s_behind_a_channel_backlog": TARGET_DM_P95_S,
                 },
                 "met": met,
             }

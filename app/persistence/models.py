@@ -62,8 +62,11 @@ class ProposalRow(Base):
     indexed_revision: Mapped[int] = mapped_column(
         Integer, nullable=False, default=0, server_default="0"
     )
+    # The draft it was created from (/propose step by step): created once per draft.
+    origin: Mapped[str | None] = mapped_column(String(40))
 
     __table_args__ = (
+        Index("uq_proposals_origin", "origin", unique=True),
         Index("ix_proposals_status", "status"),
         Index("ix_proposals_deadline_at", "deadline_at"),
         Index("ix_proposals_created_at", "created_at"),
@@ -94,12 +97,15 @@ class SubmissionRow(Base):
 
 class ProcessedUpdateRow(Base):
     """A webhook update taken by some replica: Telegram retries any non-2xx, so one
-    update can arrive twice (or at two replicas); the first claim handles it."""
+    update can arrive twice (or at two replicas); the first claim handles it, and a
+    claim whose holder died is taken over."""
 
     __tablename__ = "processed_updates"
 
     update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     claimed_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
+    # The handling replica's liveness key (app.persistence.liveness); None before 0011.
+    holder: Mapped[int | None] = mapped_column(BigInteger)
     done_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     __table_args__ = (Index("ix_processed_updates_claimed_at", "claimed_at"),)

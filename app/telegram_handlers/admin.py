@@ -16,8 +16,8 @@ from app.telegram_handlers.context import BotContext
 from app.telegram_handlers.formatting import h, render_outcome
 from app.telegram_handlers.results_view import render_view_results
 
-CLOSE_CONFIRM = r"^cl:(\d{1,10}):(y|n)$"
-EXTEND_CONFIRM = r"^ex:(\d{1,10}):(\d{1,12}):(y|n)$"
+CLOSE_CONFIRM = r"^cl:(\d{1,9}):(y|n)$"
+EXTEND_CONFIRM = r"^ex:(\d{1,9}):(\d{1,10}):(y|n)$"  # the new deadline, in Unix seconds
 
 
 def _confirm(tr: Translator, yes: str, yes_data: str, no_data: str) -> InlineKeyboardMarkup:

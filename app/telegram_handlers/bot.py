@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from telegram import Update
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     CallbackQueryHandler,
     CommandHandler,
@@ -20,6 +19,7 @@ from telegram.request import BaseRequest, HTTPXRequest
 
 from app.config import Settings
 from app.container import Container
+from app.core.closing.pacing import Pace
 from app.domain.clock import Clock, SystemClock
 from app.i18n import translator
 from app.logging_setup import quiet_sensitive_loggers
@@ -44,6 +44,7 @@ from app.telegram_handlers.delivery import TelegramSender
 from app.telegram_handlers.errors import error_handler
 from app.telegram_handlers.keyboards import LIST, MY_PROPOSALS, MY_VOTES, VIEW
 from app.telegram_handlers.processing import PerUserUpdateProcessor
+from app.telegram_handlers.rate_limits import BotRateLimiter
 from app.telegram_handlers.scheduling import JobQueueScheduler
 from app.telegram_handlers.startup import optional_startup_calls
 
@@ -89,6 +90,7 @@ def register_handlers(application: BotApplication) -> None:
     application.add_handler(language.resolver(), group=-1)
     application.add_handlers(
         [
+            start.DatalessButton(),  # first: every button handler would take it
             propose.conversation(),
             manage.edit_conversation(),
             voting.submission_conversation(),
@@ -118,6 +120,7 @@ def register_handlers(application: BotApplication) -> None:
             MessageHandler(filters.COMMAND & filters.ChatType.GROUPS, start.group_redirect),
             MessageHandler(filters.COMMAND & private, start.unknown_command),
             MessageHandler(filters.TEXT & private, start.plain_text),
+            CallbackQueryHandler(start.unknown_button),  # last: every other button first
         ]
     )
     application.add_error_handler(error_handler)
@@ -172,7 +175,7 @@ def build_application(
     elif main is not None:
         builder = builder.request(main)
     if rate_limit:
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))  # type: ignore[arg-type]
+        builder = builder.rate_limiter(BotRateLimiter(max_retries=3))  # type: ignore[arg-type]
     application: BotApplication = builder.build()
     clock = clock or SystemClock()
     assert application.job_queue is not None, "install python-telegram-bot[job-queue]"
@@ -190,6 +193,9 @@ def build_application(
         sender=TelegramSender(application.bot, community),
         database=database,
     )
+    # Behind Telegram's limits, the outbox keeps each chat's pace; without a limiter (a
+    # self-hosted API without limits, the stand-in) it still takes chats in turn.
+    application.bot_data.container.outbox.set_pace(Pace() if rate_limit else None)
     application.bot_data.freeze_gc = freeze_gc
     register_handlers(application)
     return application

@@ -8,11 +8,13 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardMarkup, Message, Update
 from telegram.constants import ParseMode
 
+from app.core.proposals.proposal_service import not_found
 from app.domain.errors import ValidationError
 from app.domain.models import User
 from app.telegram_handlers.formatting import split_message
 
 _ID = re.compile(r"^#?(\d{1,10})$")
+MAX_ID = 2**31 - 1  # the database's ids are 32-bit integers
 
 
 def user_of(update: Update) -> User:
@@ -38,6 +40,8 @@ def parse_proposal_id(args: Sequence[str] | None, command: str, usage: str = "")
             example=example,
         )
     match = _ID.match(args[0])
+    if match and int(match.group(1)) > MAX_ID:  # no row has it (ids are 32-bit integers)
+        raise not_found(int(match.group(1)))
     if not match:
         raise ValidationError(
             "'{given}' is not a proposal id. Ids are numbers, like /{command} 12.\nYou can "

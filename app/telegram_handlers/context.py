@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,9 @@ class DraftState:
     deadline_at: Any = None
     context_text: str | None = None
     context_asked: bool = False
+    # Names the draft: the proposal it becomes is created once, however often its
+    # confirmation is handled (see ProposalService.create_proposal).
+    key: str = field(default_factory=lambda: secrets.token_hex(8))
 
 
 @dataclass

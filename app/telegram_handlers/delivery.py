@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import timedelta
+from typing import Any
 
 from telegram import Bot, Message, ReplyParameters
 from telegram.constants import ParseMode
@@ -15,6 +16,7 @@ from app.domain.models import OutboxKind, OutboxMessage, Proposal
 from app.i18n import Translator, translator
 from app.telegram_handlers.formatting import h, render_channel_post
 from app.telegram_handlers.keyboards import post_keyboard
+from app.telegram_handlers.rate_limits import NO_RETRIES
 from app.telegram_handlers.results_view import (
     render_announcement,
     render_proposer_dm,
@@ -35,6 +37,12 @@ class TelegramSender:
     def __init__(self, bot: Bot, tr: Translator) -> None:
         self.bot = bot
         self.tr = tr
+
+    @property
+    def _once(self) -> dict[str, Any]:
+        """Behind PTB's rate limiter: one try, a RetryAfter comes back to the outbox, which
+        pauses that chat alone (the limiter's own retries would hold the whole bot)."""
+        return {"rate_limit_args": NO_RETRIES} if getattr(self.bot, "rate_limiter", None) else {}
 
     def _member_tr(self, proposal: Proposal) -> Translator:
         """The proposer's language: chosen with /language, else what their app reports."""
@@ -74,6 +82,7 @@ class TelegramSender:
                 text=render_announcement(proposal, self.tr),
                 parse_mode=ParseMode.HTML,
                 reply_parameters=self._reply_to(proposal),
+                **self._once,
             )
         if message.kind is OutboxKind.RESULT_CHART:
             return await self._chart(chat, proposal)
@@ -84,12 +93,14 @@ class TelegramSender:
                 text=render_channel_post(proposal, self.tr),
                 parse_mode=ParseMode.HTML,
                 reply_markup=None,
+                **self._once,
             )
         if message.kind is OutboxKind.PROPOSER_DM:
             return await self.bot.send_message(
                 chat_id=chat,
                 text=render_proposer_dm(proposal, self._member_tr(proposal)),
                 parse_mode=ParseMode.HTML,
+                **self._once,
             )
         return await self.bot.send_message(
             chat_id=chat,
@@ -97,6 +108,7 @@ class TelegramSender:
             parse_mode=ParseMode.HTML,
             reply_parameters=self._reply_to(proposal),
             reply_markup=post_keyboard(proposal, self.bot.username, self.tr),
+            **self._once,
         )
 
     async def _chart(self, chat: str, proposal: Proposal) -> Message:
@@ -117,4 +129,5 @@ class TelegramSender:
             caption=tr("📊 Results of #{id} {title}", id=proposal.id, title=h(proposal.title)),
             parse_mode=ParseMode.HTML,
             reply_parameters=self._reply_to(proposal),
+            **self._once,
         )

@@ -26,7 +26,7 @@ from app.telegram_handlers.formatting import MAX_MESSAGE, h
 PAGE_SIZE = 10
 # callback_data (compact, under 64 bytes): open a document, page a list, confirm a delete.
 DOC_OPEN = r"^vd:([0-9a-f-]{36})$"
-DOC_LIST = r"^dl:(g|m|p\d{1,10}):(\d{1,6})$"
+DOC_LIST = r"^dl:(g|m|p\d{1,9}):(\d{1,6})$"
 DOC_DELETE = r"^dx:([0-9a-f-]{36}):(y|n)$"
 
 

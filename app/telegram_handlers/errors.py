@@ -9,7 +9,8 @@ from __future__ import annotations
 import logging
 
 from telegram import Update
-from telegram.constants import ParseMode
+from telegram.constants import ChatType, ParseMode
+from telegram.error import BadRequest
 
 from app.domain.errors import CoordBotError
 from app.domain.messages import N_
@@ -35,11 +36,25 @@ async def error_handler(update: object, context: BotContext) -> None:
         tr = await _translator(update, context)
         text = tr.text(error.text) if isinstance(error, CoordBotError) else tr(APOLOGY)
         if update.callback_query is not None:
-            await update.callback_query.answer(text[:200], show_alert=True)
+            await _answer_button(update, text)
         elif update.effective_message is not None:
             await update.effective_message.reply_text(h(text), parse_mode=ParseMode.HTML)
     except Exception:
         logger.warning("could not tell the user about an error", exc_info=True)
+
+
+async def _answer_button(update: Update, text: str) -> None:
+    """In an alert; a button its handler answered already (to stop the spinner before the
+    work) can take no second answer: then in the chat, if it is the member's own."""
+    query = update.callback_query
+    assert query is not None
+    try:
+        await query.answer(text[:200], show_alert=True)
+    except BadRequest:
+        chat = update.effective_chat
+        if chat is None or chat.type != ChatType.PRIVATE:
+            raise
+        await query.get_bot().send_message(chat.id, h(text), parse_mode=ParseMode.HTML)
 
 
 async def _translator(update: Update, context: BotContext) -> Translator:

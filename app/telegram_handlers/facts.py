@@ -22,7 +22,7 @@ from app.telegram_handlers.common import reply, user_of
 from app.telegram_handlers.context import BotContext
 from app.telegram_handlers.formatting import h
 
-FACT_DELETE = r"^fd:(\d{1,12})(?::(y|n))?$"
+FACT_DELETE = r"^fd:(\d{1,9})(?::(y|n))?$"
 
 HELP: list[tuple[str, str]] = [  # for /help and the command menu
     ("facts", N_("What the knowledge graph knows about something: /facts <name>")),

@@ -9,16 +9,18 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from app.domain.models import Page, Proposal, ProposalStatus
 from app.i18n import Translator
 
-# callback_data patterns; handlers register exactly these.
-VOTE = r"^v:(\d{1,10}):(\d{1,2})$"
-VIEW = r"^vp:(\d{1,10})$"
+# callback_data patterns; handlers register exactly these. Ids have at most nine digits,
+# so any id a pattern lets through fits the database's 32-bit integers; data no pattern
+# takes (forged, or from an older version) is answered by start.unknown_button.
+VOTE = r"^v:(\d{1,9}):(\d{1,2})$"
+VIEW = r"^vp:(\d{1,9})$"
 LIST = r"^pl:(o|c|x|a):(\d{1,6})$"
 MY_PROPOSALS = r"^mp:(\d{1,6})$"
 MY_VOTES = r"^mv:(\d{1,6})$"
 PROPOSE_TYPE = r"^pt:(mc|ff)$"
 PROPOSE_CONFIRM = r"^pc:(yes|redo|no)$"
 EDIT_FIELD = r"^ef:(title|description|options|stop)$"
-CANCEL_CONFIRM = r"^cx:(\d{1,10}):(y|n)$"
+CANCEL_CONFIRM = r"^cx:(\d{1,9}):(y|n)$"
 
 STATUS_CODES = {"o": ProposalStatus.OPEN, "c": ProposalStatus.CLOSED, "x": ProposalStatus.CANCELLED}
 STATUS_TO_CODE = {v: k for k, v in STATUS_CODES.items()}

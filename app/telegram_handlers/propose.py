@@ -246,6 +246,7 @@ async def confirm(update: Update, context: BotContext) -> int:
             deadline_at=draft.deadline_at,
             context_text=draft.context_text,
         ),
+        origin=getattr(draft, "key", None),  # drafts saved before keys existed have none
     )
     context.state.draft = None
     await query.edit_message_reply_markup(None)

@@ -11,6 +11,12 @@ Two updates of one chat never run at the same instant on two replicas: the
 webhook holds a per-chat lock across replicas while it handles one (see
 app.persistence.leases.ChatLocks), and per process the update processor
 serialises each member's updates.
+
+A step is applied once. The blob remembers the last updates that changed it; a
+replica that dies after writing a step but before marking its update done leaves a
+claim that another replica takes over when Telegram delivers the update again, and
+that replica finds the update among the applied ones and stops there, so the
+member's next message is not read as the answer to a question already answered.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from typing import Any
 
 from telegram import Update
 from telegram.constants import ChatType
-from telegram.ext import ConversationHandler, TypeHandler
+from telegram.ext import ApplicationHandlerStop, ConversationHandler, TypeHandler
 
 from app.persistence.repositories.conversations import ConversationStates
 
@@ -29,7 +35,7 @@ logger = logging.getLogger(__name__)
 
 LOAD_GROUP = -100
 SAVE_GROUP = 100
-_LOADED = "_shared_state_loaded"  # the blob as read, on the update's user_data
+APPLIED_KEPT = 16  # update ids remembered per member (a retry comes within minutes)
 
 
 def _conversations(application: Any) -> list[ConversationHandler[Any]]:
@@ -54,7 +60,8 @@ def _key(update: Update) -> tuple[int, int] | None:
 class SharedConversationState:
     def __init__(self, application: Any) -> None:
         self.application = application
-        self._blobs: dict[int, bytes | None] = {}  # per user, the state as loaded
+        # per user, the state as loaded (steps and user_data) and the updates applied to it
+        self._loaded: dict[int, tuple[bytes | None, list[int]]] = {}
 
     def install(self) -> None:
         self.application.add_handler(TypeHandler(Update, self.load), group=LOAD_GROUP)
@@ -67,9 +74,15 @@ class SharedConversationState:
         user_id = key[1]
         async with context.services.db.transaction() as session:
             blob = await ConversationStates(session).load(user_id)
-        self._blobs[user_id] = blob
         stored: dict[str, Any] = pickle.loads(blob) if blob else {}
+        applied: list[int] = list(stored.get("applied", ()))
+        if update.update_id in applied:
+            # Applied by a replica that died before marking the update done: nothing to
+            # do again (its answer went out before the step was written).
+            logger.info("update %d was applied already; not again", update.update_id)
+            raise ApplicationHandlerStop
         steps: dict[str, object] = stored.get("steps", {})
+        self._loaded[user_id] = (_core(steps, stored.get("user_data")) if blob else None, applied)
         for conv in _conversations(self.application):
             if conv.name in steps:
                 conv._conversations[key] = steps[conv.name]
@@ -90,10 +103,18 @@ class SharedConversationState:
         }
         user_data = self.application.user_data.get(user_id)
         empty = user_data is None or user_data == self.application.context_types.user_data()
-        blob = (
-            None if not steps and empty else pickle.dumps({"steps": steps, "user_data": user_data})
-        )
-        if blob == self._blobs.pop(user_id, None):
+        core = None if not steps and empty else _core(steps, user_data)
+        loaded, applied = self._loaded.pop(user_id, (None, []))
+        if core == loaded:
             return
+        blob = None
+        if core is not None:
+            applied = [*applied, update.update_id][-APPLIED_KEPT:]
+            blob = pickle.dumps({"steps": steps, "user_data": user_data, "applied": applied})
         async with context.services.db.transaction() as session:
             await ConversationStates(session).save(user_id, blob, context.services.clock.now())
+
+
+def _core(steps: dict[Any, object], user_data: Any) -> bytes:
+    """What a step changes (the applied updates aside): compared to skip unchanged writes."""
+    return pickle.dumps({"steps": steps, "user_data": user_data})

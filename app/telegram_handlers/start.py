@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from telegram import BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.ext import BaseHandler
 
 from app.domain.messages import N_
 from app.i18n import Translator
@@ -103,6 +104,27 @@ async def unknown_command(update: Update, context: BotContext) -> None:
             command=h(command),
         ),
     )
+
+
+async def unknown_button(update: Update, context: BotContext) -> None:
+    """A button no handler recognises (left from an older version of the bot, or data a
+    modified client made up): a short answer, so no spinner is left spinning."""
+    query = update.callback_query
+    if query is not None:
+        await query.answer(context.tr("This button is no longer valid"))
+
+
+class DatalessButton(BaseHandler[Update, BotContext, None]):
+    """A press without data goes to ``unknown_button`` before any other handler: PTB's
+    button handlers test their pattern only on data that is there, so every one of them
+    would take it."""
+
+    def __init__(self) -> None:
+        super().__init__(unknown_button)
+
+    def check_update(self, update: object) -> bool:
+        query = update.callback_query if isinstance(update, Update) else None
+        return query is not None and not query.data and not query.game_short_name
 
 
 async def plain_text(update: Update, context: BotContext) -> None:

@@ -67,7 +67,10 @@ def exception_error_name(exc: BaseException) -> str:
     return "timeout" if isinstance(exc, TimedOut) else "network"
 
 
-Snapshot = Callable[[], Awaitable[tuple[int, datetime | None, int]]]
+OUTBOX_KINDS = ("channel", "private")  # the chats the outbox writes to: paced differently
+
+# ({kind: (unsent messages, the oldest one's creation time)}, open proposals)
+Snapshot = Callable[[], Awaitable[tuple[dict[str, tuple[int, datetime | None]], int]]]
 
 
 class Metrics:
@@ -100,12 +103,21 @@ class Metrics:
             "coordbot_duplicate_updates", "Webhook deliveries skipped as already handled",
             registry=r,
         )  # fmt: skip
+        self.updates_taken_over = Counter(
+            "coordbot_updates_taken_over",
+            "Redelivered webhook updates taken over from a replica that died handling them",
+            registry=r,
+        )
         self.outbox_pending = Gauge(
-            "coordbot_outbox_pending", "Outbox messages not yet sent", registry=r
+            "coordbot_outbox_pending",
+            "Outbox messages not yet sent, by kind of chat (channel or group, private)",
+            ["kind"],
+            registry=r,
         )
         self.outbox_oldest = Gauge(
             "coordbot_outbox_oldest_seconds",
-            "Age of the oldest unsent outbox message (0 when none)",
+            "Age of the oldest unsent outbox message, by kind of chat (0 when none)",
+            ["kind"],
             registry=r,
         )
         self.proposals_open = Gauge("coordbot_proposals_open", "Open proposals", registry=r)
@@ -124,9 +136,12 @@ class Metrics:
 
     async def render(self, snapshot: Snapshot | None, now: datetime) -> bytes:
         if snapshot is not None:
-            pending, oldest, open_count = await snapshot()
-            self.outbox_pending.set(pending)
-            self.outbox_oldest.set(max(0.0, (now - oldest).total_seconds()) if oldest else 0.0)
+            outbox, open_count = await snapshot()
+            for kind in OUTBOX_KINDS:
+                pending, oldest = outbox.get(kind, (0, None))
+                age = max(0.0, (now - oldest).total_seconds()) if oldest else 0.0
+                self.outbox_pending.labels(kind=kind).set(pending)
+                self.outbox_oldest.labels(kind=kind).set(age)
             self.proposals_open.set(open_count)
         return generate_latest(self.registry)
 

@@ -3,10 +3,12 @@
 PTB's own webhook server has a single route, so this follows PTB's
 custom-webhook example: Starlette served by uvicorn inside the bot's event loop.
 A webhook update is handled before the answer goes back, so a 200 means
-handled: Telegram retries anything else, and the claim table makes a retried
-(or twice delivered) update run once. Claims and done marks of concurrent
-requests are group committed (one statement per round, not one per update), and
-a button's answer rides back in the HTTP reply (see webhook_reply).
+handled: Telegram retries anything else. The claim table makes a retried (or twice
+delivered) update run once: a retry of an update being handled by a live replica
+gets 503 (Telegram tries again later), one whose replica died mid-update is taken
+over and handled here (see repositories.updates). Claims and done marks of
+concurrent requests are group committed (one statement per round, not one per
+update), and a button's answer rides back in the HTTP reply (see webhook_reply).
 """
 
 from __future__ import annotations
@@ -31,8 +33,9 @@ from telegram.constants import ChatType
 
 from app.persistence.group_commit import GroupCommit
 from app.persistence.leases import ChatLocks
+from app.persistence.liveness import Liveness
 from app.persistence.repositories.ops import OpsRepository
-from app.persistence.repositories.updates import UpdateClaims
+from app.persistence.repositories.updates import Claim, UpdateClaims
 from app.web.health import readiness
 from app.web.metrics import Metrics
 from app.web.webhook_reply import reply_slot
@@ -40,7 +43,7 @@ from app.web.webhook_reply import reply_slot
 logger = logging.getLogger(__name__)
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
-STALE_CLAIM = timedelta(minutes=2)  # an update claimed this long ago and not done is retaken
+STALE_CLAIM = timedelta(minutes=2)  # a claim without a holder (before 0011) is retaken then
 SHUTDOWN_GRACE = 6  # seconds uvicorn waits for requests in flight
 
 
@@ -58,9 +61,11 @@ class WebApp:
         self.metrics = metrics
         self.webhook = webhook
         self.accepting = True
-        self._claims: GroupCommit[int, bool] = GroupCommit(self._claim_many)
+        self._claims: GroupCommit[int, Claim] = GroupCommit(self._claim_many)
         self._dones: GroupCommit[int, None] = GroupCommit(self._done_many)
         self._chat_locks = ChatLocks(self.container.db)
+        self.liveness = Liveness(self.container.db)
+        self._handling: set[int] = set()  # updates this process is handling right now
 
     @property
     def container(self) -> Any:
@@ -88,7 +93,7 @@ class WebApp:
     async def metrics_page(self, request: Request) -> Response:
         container = self.container
 
-        async def snapshot() -> tuple[Any, Any, Any]:
+        async def snapshot() -> tuple[Any, Any]:
             async with container.db.transaction() as session:
                 return await OpsRepository(session).snapshot()
 
@@ -110,16 +115,29 @@ class WebApp:
             update = Update.de_json(await request.json(), self.application.bot)
         except Exception:
             return PlainTextResponse("not a Telegram update\n", status_code=400)
-        if not await self._claims.submit(update.update_id):
-            self.metrics.duplicate_updates.inc()
-            return Response()
+        update_id = update.update_id
+        if update_id in self._handling:  # delivered again while this process handles it
+            return _in_progress()
+        self._handling.add(update_id)
         try:
-            with reply_slot() as slot:
-                await self._in_chat_order(update)
-        except BaseException:
-            await self._release(update.update_id)
-            raise
-        await self._dones.submit(update.update_id)
+            claim = await self._claims.submit(update_id)
+            if claim is Claim.DONE:
+                self.metrics.duplicate_updates.inc()
+                return Response()
+            if claim is Claim.LIVE:  # another replica is handling it: Telegram retries
+                return _in_progress()
+            if claim is Claim.TAKEN_OVER:
+                self.metrics.updates_taken_over.inc()
+                logger.info("update %d taken over from a replica that stopped", update_id)
+            try:
+                with reply_slot() as slot:
+                    await self._in_chat_order(update)
+            except BaseException:
+                await self._release(update_id)
+                raise
+            await self._dones.submit(update_id)
+        finally:
+            self._handling.discard(update_id)
         body = slot.body()
         if body is None:
             return Response()
@@ -136,10 +154,13 @@ class WebApp:
         async with self._chat_locks.holding(chat.id):
             await processor.process_update(update, self.application.process_update(update))
 
-    async def _claim_many(self, update_ids: Sequence[int]) -> list[bool]:
+    async def _claim_many(self, update_ids: Sequence[int]) -> list[Claim]:
         c = self.container
+        holder = await self.liveness.ensure()
         async with c.db.transaction() as session:
-            return await UpdateClaims(session).claim_many(update_ids, c.clock.now(), STALE_CLAIM)
+            return await UpdateClaims(session).claim_many(
+                update_ids, c.clock.now(), holder, STALE_CLAIM
+            )
 
     async def _done_many(self, update_ids: Sequence[int]) -> list[None]:
         c = self.container
@@ -151,6 +172,16 @@ class WebApp:
         with contextlib.suppress(Exception):
             async with self.container.db.transaction() as session:
                 await UpdateClaims(session).release(update_id)
+
+    async def close(self) -> None:
+        """After the last request: other replicas may take over from now on."""
+        await self.liveness.release()
+
+
+def _in_progress() -> Response:
+    return PlainTextResponse(
+        "update in progress; retry later\n", status_code=503, headers={"Retry-After": "1"}
+    )
 
 
 class _InLoopServer(uvicorn.Server):

@@ -9,6 +9,10 @@ the bot calls. Tests inject updates: queued for getUpdates, or POSTed to the bot
 webhook with its secret when one is set. Faults per method, consumed in order:
 
     api.fail_next("sendMessage", ("retry_after", 1), ("status", 502), ("timeout", 3), ("drop",))
+
+or per chat, for whatever the bot sends there next (Telegram's flood control is per chat):
+
+    api.fail_chat(CHANNEL, ("retry_after", 30))
 """
 
 from __future__ import annotations
@@ -64,6 +68,7 @@ class BotApiStandIn:
         self._message_ids: dict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
         self._callback_ids = itertools.count(1)
         self._faults: dict[str, deque[Fault]] = defaultdict(deque)
+        self._chat_faults: dict[int, deque[Fault]] = defaultdict(deque)
         self._poll_generation = 0
         self._cond = threading.Condition()
         self._stopping = False
@@ -99,6 +104,11 @@ class BotApiStandIn:
     def fail_next(self, method: str, *faults: Fault) -> None:
         with self._cond:
             self._faults[method].extend(faults)
+
+    def fail_chat(self, chat_id: int, *faults: Fault) -> None:
+        """The next calls that send to or edit in ``chat_id`` fail with ``faults``, in order."""
+        with self._cond:
+            self._chat_faults[int(chat_id)].extend(faults)
 
     def message_update(self, user_id: int, text: str, chat_id: int | None = None) -> dict[str, Any]:
         chat = chat_id if chat_id is not None else user_id
@@ -221,6 +231,10 @@ class BotApiStandIn:
             self.calls.append(call)
             self._cond.notify_all()
             fault = self._faults[method].popleft() if self._faults[method] else None
+            chat = params.get("chat_id")
+            if fault is None and chat is not None and method.startswith(("send", "edit")):
+                faults = self._chat_faults.get(int(chat))
+                fault = faults.popleft() if faults else None
         if fault is not None:
             call.status = self._fault_status(fault)
             return _fault_reply(fault)

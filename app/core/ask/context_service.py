@@ -534,6 +534,6 @@ def _alternatives(text: str, terms: list[str]) -> list[list[str]]:
     return [g for g in groups if g]
 
 
-_TARGET = re.compile(r"^\s*(#)?(\d{1,10})\b[\s:,.-]*(.*)$", re.S)
+_TARGET = re.compile(r"^\s*(#)?(\d{1,9})\b[\s:,.-]*(.*)$", re.S)  # ids fit 32 bits
 # "tell me about proposal 41", "what are the options of #12"
-_MENTION = re.compile(r"(#|\bproposal\s+(?:#|no\.?\s*|number\s+)?)(\d{1,10})\b", re.I)
+_MENTION = re.compile(r"(#|\bproposal\s+(?:#|no\.?\s*|number\s+)?)(\d{1,9})\b", re.I)

@@ -7,6 +7,12 @@ writes each mark at once; a busy one writes one transaction per round of
 messages instead of one per message. The only window for a duplicate is a crash
 between Telegram's acceptance and that write.
 
+Fairness: messages are taken chat by chat in turn, the oldest of each chat that
+may send now, and each chat keeps its own pace (see pacing): a channel's backlog of
+results and charts never holds back a member's DM by more than a round, and a
+RetryAfter for one chat pauses that chat only. A chat waiting for its turn wakes
+the sender when its turn comes.
+
 Replicas: only the holder of the sending lease sends (one process per bot, so the
 rate limit holds); a replica that takes the lease over from a dead holder makes
 that holder's claimed rows due at once instead of waiting out their lease.
@@ -15,10 +21,12 @@ that holder's claimed rows due at once instead of waiting out their lease.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from datetime import datetime, timedelta
 from functools import partial
 
+from app.core.closing.pacing import ChatTurns, Pace
 from app.domain.clock import Clock
 from app.domain.interfaces import DeliveryError, MessageSender
 from app.domain.models import OutboxMessage, Proposal
@@ -33,6 +41,7 @@ LEASE = timedelta(minutes=2)
 MAX_ATTEMPTS = 12
 MAX_BACKOFF = 600.0
 NEWS_WAIT = 30.0  # seconds bookkeeping waits for the announcements at most
+CLOSE_WAIT = 5.0  # seconds a closing sender lets a pass woken by a chat's turn finish
 
 
 def backoff_seconds(attempts: int) -> float:
@@ -49,6 +58,7 @@ class OutboxService:
         batch: int = 100,
         concurrency: int = 8,
         lease: SendingLease | None = None,
+        pace: Pace | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
@@ -61,6 +71,17 @@ class OutboxService:
         self._unmarked: dict[int, tuple[datetime, int | None]] = {}
         self._marking = asyncio.Lock()
         self._sender = False  # held the sending lease at the last delivery
+        self.turns = self._turns(pace)
+        self._wake: asyncio.TimerHandle | None = None
+        self._woken: set[asyncio.Task[None]] = set()
+        self._closed = False
+
+    def set_pace(self, pace: Pace | None) -> None:
+        """Keep Telegram's pace per chat (PTB's rate limiter on), or none (no limits)."""
+        self.turns = self._turns(pace)
+
+    def _turns(self, pace: Pace | None) -> ChatTurns:
+        return ChatTurns(pace, lambda: self.clock.now().timestamp())
 
     async def deliver_due(self, *, wait: bool = False) -> int:
         """Send everything due now; returns how many messages this call delivered.
@@ -84,7 +105,36 @@ class OutboxService:
                     freed = await OutboxRepository(session).release_leases(self.clock.now())
                 if freed:
                     logger.info("took over %d outbox messages from a sender that stopped", freed)
-            return await self._pass()
+            delivered = await self._pass()
+            while self._again:  # asked again while the last messages went out
+                self._again = False
+                delivered += await self._pass()
+            self._wake_when_a_chat_may_send()
+            return delivered
+
+    def _wake_when_a_chat_may_send(self) -> None:
+        """A chat held back by its pace (or a RetryAfter) gets its turn without waiting for
+        the next poll or sweep."""
+        delay = self.turns.next_ready()
+        if delay is None or self._closed:
+            return
+        if self._wake is not None:
+            self._wake.cancel()
+        self._wake = asyncio.get_running_loop().call_later(delay + 0.005, self._woken_up)
+
+    def _woken_up(self) -> None:
+        self._wake = None
+        if self._closed:
+            return
+        task = asyncio.ensure_future(self._deliver_quietly())
+        self._woken.add(task)
+        task.add_done_callback(self._woken.discard)
+
+    async def _deliver_quietly(self) -> None:
+        try:
+            await self.deliver_due()
+        except Exception:
+            logger.warning("outbox delivery failed; the next poll or sweep retries", exc_info=True)
 
     async def _pass(self) -> int:
         """Claim and send rounds until nothing is due. The next round is claimed while the
@@ -98,13 +148,19 @@ class OutboxService:
                 now = self.clock.now()
                 async with self.db.transaction() as session:
                     messages = await OutboxRepository(session).claim_due(
-                        now, LEASE, self.batch, exclude=in_hand
+                        now,
+                        LEASE,
+                        self.batch,
+                        exclude=in_hand,
+                        skip_chats=self.turns.waiting(),
+                        per_chat=self.turns.per_chat,
                     )
                     ids = sorted({m.proposal_id for m in messages if m.proposal_id is not None})
                     proposals = await ProposalRepository(session).get_proposals_by_ids(ids)
                 by_id = {p.id: p for p in proposals}
                 for message in messages:
                     in_hand.add(message.id)
+                    self.turns.claimed(message.chat_id)
                     task = asyncio.create_task(self._one(message, by_id, gate))
                     task.add_done_callback(partial(_release, in_hand, message.id))
                     in_flight.add(task)
@@ -132,16 +188,22 @@ class OutboxService:
         self, message: OutboxMessage, proposals: dict[int, Proposal], gate: asyncio.Semaphore
     ) -> int:
         proposal = proposals.get(message.proposal_id) if message.proposal_id else None
-        # The gate covers the call and its mark: messages Telegram accepted but the
-        # database does not yet know as sent (the ones a crash would send twice) are
-        # never more than ``concurrency``.
-        async with gate:
-            outcome = await self._send(message, proposal)
-            if not isinstance(outcome, DeliveryError):
-                await self._mark_sent(message.id, outcome)
-                return 1
-        await self._failed(message.id, message.attempts + 1, outcome)
-        return 0
+        retry_after: float | None = None
+        try:
+            # The gate covers the call and its mark: messages Telegram accepted but the
+            # database does not yet know as sent (the ones a crash would send twice) are
+            # never more than ``concurrency``.
+            async with gate:
+                await self.turns.turn(message.chat_id)
+                outcome = await self._send(message, proposal)
+                if not isinstance(outcome, DeliveryError):
+                    await self._mark_sent(message.id, outcome)
+                    return 1
+            retry_after = outcome.retry_after
+            await self._failed(message.id, message.attempts + 1, outcome)
+            return 0
+        finally:
+            self.turns.finished(message.chat_id, retry_after)
 
     async def _send(
         self, message: OutboxMessage, proposal: Proposal | None
@@ -182,8 +244,22 @@ class OutboxService:
             logger.info("outbox message %s retries in %.0fs: %s", message_id, wait, exc.reason)
             await repo.mark_retry(message_id, now + timedelta(seconds=wait), exc.reason)
 
+    async def stop_waking(self) -> None:
+        """At shutdown, while the bot can still send: no pass starts by itself any more
+        (a chat's turn coming); one under way finishes and writes its marks (bounded)."""
+        self._closed = True
+        if self._wake is not None:
+            self._wake.cancel()
+        if self._woken:
+            _, late = await asyncio.wait(set(self._woken), timeout=CLOSE_WAIT)
+            for task in late:
+                task.cancel()
+            with contextlib.suppress(Exception):
+                await asyncio.gather(*late, return_exceptions=True)
+
     async def close(self) -> None:
         """Give up the sending lease (at shutdown, after the last marks are written)."""
+        await self.stop_waking()
         await self.lease.release()
 
     async def news_pending(self) -> bool:

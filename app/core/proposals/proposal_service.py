@@ -92,24 +92,39 @@ class ProposalService:
             context_text=validation.clean_context(draft.context_text or "") or None,
         )
 
-    async def create_proposal(self, proposer: User, draft: ProposalDraft) -> CreatedProposal:
+    async def create_proposal(
+        self, proposer: User, draft: ProposalDraft, origin: str | None = None
+    ) -> CreatedProposal:
+        """Store and post a proposal. ``origin`` names the draft: a draft that was turned
+        into a proposal already (its last step handled again after a replica died at the
+        worst moment) gives back that proposal, posted if it was not yet."""
         draft = self.validate_draft(draft)
         now = self.clock.now()
         async with self.db.transaction() as session:
-            await UserRepository(session).upsert(proposer, now)
-            proposal = await ProposalRepository(session).add(
-                proposer_id=proposer.telegram_id,
-                title=draft.title,
-                description=draft.description,
-                proposal_type=draft.proposal_type.value,
-                options=draft.options,
-                target_channel_id=self.target_channel_id,
-                created_at=now,
-                deadline_at=draft.deadline_at,
-                status=ProposalStatus.OPEN.value,
-                context_text=draft.context_text,
-            )
-        logger.info("proposal %s created by %s", proposal.id, proposer.telegram_id)
+            repo = ProposalRepository(session)
+            existing = await repo.get_by_origin(origin) if origin else None
+            if existing is None:
+                await UserRepository(session).upsert(proposer, now)
+                proposal = await repo.add(
+                    proposer_id=proposer.telegram_id,
+                    title=draft.title,
+                    description=draft.description,
+                    proposal_type=draft.proposal_type.value,
+                    options=draft.options,
+                    target_channel_id=self.target_channel_id,
+                    created_at=now,
+                    deadline_at=draft.deadline_at,
+                    status=ProposalStatus.OPEN.value,
+                    context_text=draft.context_text,
+                    origin=origin,
+                )
+        if existing is not None:
+            logger.info("proposal %s was created from this draft already", existing.id)
+            if existing.channel_message_id is not None:
+                return CreatedProposal(proposal=existing, posted=True)
+            proposal = existing
+        else:
+            logger.info("proposal %s created by %s", proposal.id, proposer.telegram_id)
         self.scheduler.schedule(proposal)
         await self.indexer.proposals_changed([proposal.id])
         posted = await self._publish(proposal)

@@ -6,12 +6,28 @@ from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 from typing import Any, cast
 
+import sqlalchemy as sa
 from sqlalchemy import Table, bindparam, func, select, update
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.domain.models import OutboxKind, OutboxMessage
 from app.persistence.models import OutboxRow
 from app.persistence.repositories.base import dialect_insert, locks_rows
+
+
+def chat_kind_sql() -> sa.ColumnElement[str]:
+    """``channel`` for groups and channels (negative ids, ``@usernames``), else ``private``."""
+    chat = OutboxRow.chat_id
+    return sa.case((sa.or_(chat.like("-%"), chat.like("@%")), "channel"), else_="private")
+
+
+def _not_in(session: AsyncSession, column: Any, values: Collection[Any], kind: Any) -> Any:
+    """``column NOT IN values``; one array parameter on PostgreSQL (the same prepared
+    statement whatever the number of values)."""
+    if session.get_bind().dialect.name == "postgresql":
+        return sa.not_(column == sa.any_(sa.literal(list(values), ARRAY(kind))))
+    return column.notin_(list(values))
 
 
 def to_message(row: OutboxRow) -> OutboxMessage:
@@ -53,30 +69,51 @@ class OutboxRepository:
         await self.session.execute(stmt, values)
 
     async def claim_due(
-        self, now: datetime, lease: timedelta, limit: int, exclude: Collection[int] = ()
+        self,
+        now: datetime,
+        lease: timedelta,
+        limit: int,
+        exclude: Collection[int] = (),
+        *,
+        skip_chats: Collection[str] = (),
+        per_chat: int | None = None,
     ) -> list[OutboxMessage]:
-        """Lease due, unsent messages to this sender.
+        """Lease due, unsent messages to this sender, chat by chat in turn.
 
-        The lease (next_attempt_at moved ahead) is committed before anything is
-        sent, so no transaction stays open across a network call; if this sender
-        dies, the lease runs out and another sender takes the message over.
+        Each chat's messages are ranked (by priority, then age). The kinds go in their
+        order (the news first), and within a kind the first of every chat before the
+        second of any, so one chat's backlog never holds back another chat's message
+        of its kind. ``per_chat``: at most that many of one chat (1 when chats keep a
+        pace: each chat's oldest that may send now, every chat in every round);
+        ``skip_chats``: chats that may not send now (their pace, a RetryAfter).
+
+        The lease (next_attempt_at moved ahead) is committed before anything is sent,
+        so no transaction stays open across a network call; if this sender dies, the
+        lease runs out and another sender takes the message over.
         ``exclude``: messages this sender still has in hand (held back by a rate
         limit past their lease, say), which must not be taken a second time.
         """
-        stmt = (
-            select(OutboxRow)
-            .where(
-                OutboxRow.sent_at.is_(None),
-                OutboxRow.failed_at.is_(None),
-                OutboxRow.next_attempt_at <= now,
-            )
-            .order_by(OutboxRow.priority, OutboxRow.id)
-            .limit(limit)
+        turn = (
+            func.row_number()
+            .over(partition_by=OutboxRow.chat_id, order_by=(OutboxRow.priority, OutboxRow.id))
+            .label("turn")
+        )
+        due = select(OutboxRow.id, turn).where(
+            OutboxRow.sent_at.is_(None),
+            OutboxRow.failed_at.is_(None),
+            OutboxRow.next_attempt_at <= now,
         )
         if exclude:
-            stmt = stmt.where(OutboxRow.id.notin_(list(exclude)))
+            due = due.where(_not_in(self.session, OutboxRow.id, exclude, sa.Integer))
+        if skip_chats:
+            due = due.where(_not_in(self.session, OutboxRow.chat_id, skip_chats, sa.String))
+        ranked = due.subquery("ranked")
+        stmt = select(OutboxRow).join(ranked, ranked.c.id == OutboxRow.id)
+        if per_chat is not None:
+            stmt = stmt.where(ranked.c.turn <= per_chat)
+        stmt = stmt.order_by(OutboxRow.priority, ranked.c.turn, OutboxRow.id).limit(limit)
         if locks_rows(self.session):
-            stmt = stmt.with_for_update(skip_locked=True)
+            stmt = stmt.with_for_update(skip_locked=True, of=OutboxRow)
         messages = [to_message(row) for row in await self.session.scalars(stmt)]
         if messages:
             await self.session.execute(

@@ -103,6 +103,13 @@ class ProposalRepository:
         result = (await self.session.execute(stmt)).first()
         return to_proposal(result[0], result[1]) if result else None
 
+    async def get_by_origin(self, origin: str) -> Proposal | None:
+        """The proposal created from the draft ``origin``, if one was."""
+        result = (
+            await self.session.execute(_with_proposer().where(ProposalRow.origin == origin))
+        ).first()
+        return to_proposal(result[0], result[1]) if result else None
+
     async def lock_for_vote(self, proposal_id: int) -> Proposal | None:
         """Read a proposal under a shared lock, so a close cannot slip in mid-vote."""
         stmt = _LOCK_FOR_VOTE if locks_rows(self.session) else _READ_FOR_VOTE
