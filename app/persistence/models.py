@@ -62,6 +62,9 @@ class ProposalRow(Base):
     indexed_revision: Mapped[int] = mapped_column(
         Integer, nullable=False, default=0, server_default="0"
     )
+    # app.nlp.lexical.proposal_lexical of title, description and options (the lexical
+    # index, app.persistence.lexical_schema); ProposalRepository keeps it current.
+    lexical: Mapped[str | None] = mapped_column(Text, deferred=True)
 
     __table_args__ = (
         Index("ix_proposals_status", "status"),
@@ -169,6 +172,8 @@ class FactRow(Base):
     # "manual", "proposal:<id>" or "document:<id>": what to remove when the origin goes.
     source: Mapped[str] = mapped_column(String(100), nullable=False, default="manual")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
+    # app.nlp.lexical.fact_lexical of the triple as written (the lexical index).
+    lexical: Mapped[str | None] = mapped_column(Text, deferred=True)
 
     __table_args__ = (
         UniqueConstraint("subject_norm", "predicate_norm", "object_norm", name="uq_facts_triple"),

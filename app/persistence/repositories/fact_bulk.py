@@ -25,10 +25,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 LOAD_COLUMNS = (
     "subject", "predicate", "object", "subject_norm", "predicate_norm", "object_norm",
-    "confidence", "source",
+    "confidence", "source", "lexical",
 )  # fmt: skip
-# subject, predicate, object, their three normal forms, confidence, source
-LoadRow = tuple[str, str, str, str, str, str, float, str]
+# subject, predicate, object, their three normal forms, confidence, source, and the
+# lexical terms (app.nlp.lexical.fact_lexical: letters, digits and spaces only)
+LoadRow = tuple[str, str, str, str, str, str, float, str, str]
 POSTGRES_WRITERS = 2
 SQLITE_CACHE_KIB = 256 * 1024  # the default 2 MB thrashes on random index inserts
 
@@ -45,7 +46,7 @@ _TAKE_OVER = (
 _STAGE = (
     "CREATE TEMP TABLE IF NOT EXISTS facts_load (n int GENERATED ALWAYS AS IDENTITY, "
     "subject text, predicate text, object text, subject_norm text, predicate_norm text, "
-    "object_norm text, confidence float8, source text) ON COMMIT DROP"
+    "object_norm text, confidence float8, source text, lexical text) ON COMMIT DROP"
 )
 _MERGE = (
     f"INSERT INTO facts ({_COLUMNS}, created_at) SELECT {_COLUMNS}, $1 FROM facts_load "
@@ -80,7 +81,10 @@ def _copy_text(rows: Sequence[LoadRow]) -> bytes:
     """COPY's text format. Cleaned parts hold no tab or newline (whitespace is collapsed
     to single spaces), so only backslashes need escaping."""
     text = "".join(
-        [f"{s}\t{p}\t{o}\t{sn}\t{pn}\t{on}\t{c!r}\t{src}\n" for s, p, o, sn, pn, on, c, src in rows]
+        [
+            f"{s}\t{p}\t{o}\t{sn}\t{pn}\t{on}\t{c!r}\t{src}\t{lx}\n"
+            for s, p, o, sn, pn, on, c, src, lx in rows
+        ]
     )
     if "\\" in text:
         text = text.replace("\\", "\\\\")
@@ -94,7 +98,7 @@ def _stamp(now: datetime) -> str:
 def _sqlite_upsert(now: datetime) -> str:
     return (
         f"INSERT INTO facts ({_COLUMNS}, created_at) "
-        f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, '{_stamp(now)}') ON CONFLICT {_KEY} {_TAKE_OVER}"
+        f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '{_stamp(now)}') ON CONFLICT {_KEY} {_TAKE_OVER}"
     )
 
 
