@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from functools import cache, lru_cache
+from functools import cache
 
 import snowballstemmer
 
@@ -92,20 +92,32 @@ def _portuguese_plural(word: str) -> str:
     return word[:-3] + "ao" if len(word) > 4 and word.endswith("oes") else word
 
 
-@lru_cache(maxsize=1 << 18)
-def _term(word: str, language: str) -> str | None:
-    """The index term of one casefolded word, or None for a function word."""
+def _term(word: str, language: str) -> str:
+    """The index term of one casefolded word; "" for a function word."""
     if len(word) > MAX_TERM:
-        return None
+        return ""
     folded = _fold(word)
     if folded in _stopwords(language):
-        return None
+        return ""
     if any(c.isdigit() for c in folded):
         return folded
     if _base(language) == "pt":
         folded = _portuguese_plural(folded)
     stem = _stemmer(language)
     return stem(folded) if stem is not None else folded
+
+
+# word -> term, per language: a text's words are mostly ones seen before, and a dict
+# lookup is what a word then costs. Emptied when full (a bounded memory, not an LRU).
+_TERMS: dict[str, dict[str, str]] = {}
+MAX_CACHED = 1 << 18
+
+
+def _cache(language: str) -> dict[str, str]:
+    cache = _TERMS.get(language)
+    if cache is None or len(cache) > MAX_CACHED:
+        cache = _TERMS[language] = {}
+    return cache
 
 
 def _words(text: str, language: str) -> list[str]:
@@ -123,9 +135,12 @@ def lexical_terms(text: str, language: str = "en") -> list[str]:
     """The terms ``text`` is indexed and searched by, in order (repeats kept)."""
     if not text:
         return []
+    cache = _cache(language)
     terms = []
     for word in _words(text, language):
-        term = _term(word, language)
+        term = cache.get(word)
+        if term is None:
+            term = cache[word] = _term(word, language)
         if term:
             terms.append(term)
     return terms

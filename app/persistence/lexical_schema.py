@@ -65,6 +65,23 @@ def _sqlite_create(source: Source) -> list[str]:
     ]
 
 
+def sqlite_bulk_insert(source: Source) -> tuple[list[str], list[str]]:
+    """Statements around a bulk insert into ``source`` on SQLite, in one transaction:
+    before, the insert trigger goes; after, the new rows (a key above the ``:after``
+    parameter, the largest key before the insert) enter the FTS5 table in one statement
+    and the trigger comes back. A trigger firing per row cost five times the insert
+    itself (200,000 facts: 15 s against 3 s); the schema change is transactional, and
+    SQLite has one writer, so no other insert ever runs without the trigger."""
+    t, fts, key = source.table, source.fts, source.rowid
+    insert_trigger = next(s for s in _sqlite_create(source) if f"{t}_lexical_insert" in s)
+    before = [f"DROP TRIGGER IF EXISTS {t}_lexical_insert"]
+    after = [
+        f"INSERT INTO {fts}(rowid, lexical) SELECT {key}, lexical FROM {t} WHERE {key} > :after",
+        insert_trigger,
+    ]
+    return before, after
+
+
 def create_statements(dialect: str) -> list[str]:
     """Every column, index and trigger, for an empty or a filled table (idempotent)."""
     if dialect == "postgresql":

@@ -20,6 +20,7 @@ from app.nlp.lexical import lexical_terms
 from app.persistence.database import Database
 from app.persistence.knowledge_models import ChunkRow
 from app.persistence.models import FactRow, ProposalRow
+from app.persistence.repositories.facts import FactRepository
 from app.persistence.repositories.lexical import LexicalSearch
 from tests.conftest import ADMIN_ID, NOW, make_settings
 
@@ -220,6 +221,24 @@ async def test_facts_from_every_write_path(kb: Container) -> None:
     # The same triple again (another spelling) keeps its row and its terms.
     await kb.graph.store_fact("GRETA", "coordinates", "Bike Workshops", 0.5)
     assert await _facts(kb.db, "greta") == [("Greta", "coordinates", "bike workshops")]
+
+
+async def test_a_bulk_upsert_indexes_new_facts_and_keeps_the_trigger(kb: Container) -> None:
+    await kb.graph.store_fact("Kofi", "runs", "Repair Café")
+    rows = [
+        ("Greta", "likes", "Wi-Fi", "greta", "likes", "wi-fi", 1.0, "manual", "greta like wifi"),
+        ("Kofi", "runs", "Repair Café", "kofi", "runs", "repair cafe", 0.5, "manual",
+         "kofi run repair cafe"),
+    ]  # fmt: skip
+    async with kb.db.transaction() as session:
+        assert await FactRepository(session).bulk_upsert(rows, NOW) == 2
+    assert await _facts(kb.db, "wifi") == [("Greta", "likes", "Wi-Fi")]
+    assert await _facts(kb.db, "repair cafe") == [("Kofi", "runs", "Repair Café")]  # once
+    await kb.graph.store_fact("Ana", "likes", "Wi-Fi routers")  # one at a time again
+    assert await _facts(kb.db, "wifi") == [
+        ("Greta", "likes", "Wi-Fi"),
+        ("Ana", "likes", "Wi-Fi routers"),
+    ]
 
 
 @pytest.mark.parametrize(

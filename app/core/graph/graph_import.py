@@ -174,6 +174,7 @@ def _prepare(
     # A file has few distinct predicates and confidences: each is cleaned once.
     predicates: dict[str, tuple[str, str, str]] = {}
     confidences: dict[str, float] = {}
+    names: dict[str, str] = {}  # a subject or object's lexical terms: names repeat
     for number, line in enumerate(lines, first_line):
         fields = line.rstrip("\r\n").split("\t")
         try:
@@ -222,8 +223,13 @@ def _prepare(
         sn = normalize(s) if "_" in s or not s.isascii() else s.casefold()
         on = normalize(o) if "_" in o or not o.isascii() else o.casefold()
         # fact_lexical(s, p, o), a part at a time (the predicate's is computed once).
-        parts = (lexical_text(s, language), lp, lexical_text(o, language))
-        lexical = " ".join(t for t in parts if t)
+        ls = names.get(s)
+        if ls is None:
+            ls = names[s] = lexical_text(s, language)
+        lo = names.get(o)
+        if lo is None:
+            lo = names[o] = lexical_text(o, language)
+        lexical = " ".join(t for t in (ls, lp, lo) if t)
         rows[sn, pn, on] = (s, p, o, sn, pn, on, confidence, source, lexical)
     out.count = len(rows)
     out.payloads = pack([rows[key] for key in sorted(rows)], dialect)

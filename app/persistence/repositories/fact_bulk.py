@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import asyncio
 import marshal
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any
 
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from app.persistence.lexical_schema import FACTS, sqlite_bulk_insert
 
 LOAD_COLUMNS = (
     "subject", "predicate", "object", "subject_norm", "predicate_norm", "object_norm",
@@ -102,6 +106,21 @@ def _sqlite_upsert(now: datetime) -> str:
     )
 
 
+@asynccontextmanager
+async def _sqlite_fts_caught_up(connection: AsyncConnection) -> AsyncIterator[None]:
+    """Inside the caller's transaction: the facts' FTS5 entries are added once for the
+    whole batch instead of by a trigger per row (lexical_schema.sqlite_bulk_insert). New
+    facts get keys above the largest before (SQLite's rowid rule); a fact already there
+    keeps its terms, as an upsert changes only its confidence and source."""
+    before, after = sqlite_bulk_insert(FACTS)
+    last = (await connection.exec_driver_sql("SELECT coalesce(max(id), 0) FROM facts")).scalar()
+    for statement in before:
+        await connection.exec_driver_sql(statement)
+    yield
+    for statement in after:
+        await connection.execute(text(statement), {"after": last})
+
+
 async def _driver(connection: AsyncConnection) -> Any:
     raw = await connection.get_raw_connection()
     return raw.driver_connection  # asyncpg
@@ -129,7 +148,8 @@ async def upsert_rows(connection: AsyncConnection, rows: Sequence[LoadRow], now:
         cache = (await connection.exec_driver_sql("PRAGMA cache_size")).scalar()
         if int(cache or 0) > -SQLITE_CACHE_KIB:
             await connection.exec_driver_sql(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
-        await connection.exec_driver_sql(_sqlite_upsert(now), list(rows))
+        async with _sqlite_fts_caught_up(connection):
+            await connection.exec_driver_sql(_sqlite_upsert(now), list(rows))
 
 
 class BulkWriter:
@@ -181,7 +201,7 @@ class BulkWriter:
             await self._write_postgres(payloads)
             return
         connection = self.connections[0]
-        async with connection.begin():
+        async with connection.begin(), _sqlite_fts_caught_up(connection):
             for payload in payloads:
                 await connection.exec_driver_sql(_sqlite_upsert(self.now), marshal.loads(payload))
 
