@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import text
+from sqlalchemy import bindparam, text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 
@@ -128,9 +128,29 @@ def drop_statements(dialect: str) -> list[str]:
     ]
 
 
+_PG_PRESENT = text(
+    "SELECT count(*) FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
+    "WHERE c.relname IN ('document_chunks', 'proposals', 'facts') "
+    "AND c.relnamespace = current_schema()::regnamespace "
+    "AND a.attname = :column AND NOT a.attisdropped"
+)
+_PG_INDEXES = text(
+    "SELECT count(*) FROM pg_class WHERE relname IN :names "
+    "AND relnamespace = current_schema()::regnamespace"
+).bindparams(bindparam("names", expanding=True))
+
+
 async def ensure_index(connection: AsyncConnection, *, rebuild: bool = False) -> None:
-    """Create whatever part of the index is missing; ``rebuild`` refills the FTS5 tables."""
+    """Create whatever part of the index is missing; ``rebuild`` refills the FTS5 tables.
+
+    On PostgreSQL nothing is run when everything is there: even a no-op ALTER TABLE or
+    CREATE INDEX would lock the table against the running bot for a moment."""
     dialect = connection.dialect.name
+    if dialect == "postgresql":
+        columns = await connection.scalar(_PG_PRESENT, {"column": TSV_COLUMN})
+        indexes = await connection.scalar(_PG_INDEXES, {"names": [s.gin for s in SOURCES]})
+        if columns == len(SOURCES) and indexes == len(SOURCES):
+            return
     for statement in create_statements(dialect):
         await connection.execute(text(statement))
     if rebuild:

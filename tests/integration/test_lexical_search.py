@@ -287,9 +287,11 @@ async def test_reindex_recomputes_stale_terms_and_repairs_the_index(kb: Containe
             rows += (await session.execute(text(f"UPDATE {table} SET lexical = NULL"))).rowcount  # type: ignore[attr-defined]
     assert await _chunks(kb.db, "wifi") == []
     assert await _proposals(kb.db, "wifi") == []
-    if kb.db.dialect == "sqlite":  # a table recreated by a later migration loses triggers
-        async with kb.db.transaction() as session:
+    async with kb.db.transaction() as session:  # what a later migration might lose
+        if kb.db.dialect == "sqlite":  # a table recreated on SQLite loses its triggers
             await session.execute(text("DROP TRIGGER document_chunks_lexical_insert"))
+        else:
+            await session.execute(text("DROP INDEX ix_facts_lexical"))
 
     changed = await kb.lexical.recompute()
     assert changed == rows
@@ -298,6 +300,9 @@ async def test_reindex_recomputes_stale_terms_and_repairs_the_index(kb: Containe
     assert await _facts(kb.db, "cafe") == [("Kofi", "runs", "Repair Café")]
     await _import(kb, Hallway="Bikes are not allowed in the hallway.")
     assert await _chunks(kb.db, "hallway") == ["Hallway"]  # the trigger is back
+    if kb.db.dialect == "postgresql":
+        async with kb.db.transaction() as session:
+            assert await session.scalar(text("SELECT to_regclass('ix_facts_lexical')::text"))
     assert await kb.lexical.recompute() == 0  # current: nothing to write
 
 
