@@ -21,6 +21,7 @@ from app.core.graph.graph_service import GraphService
 from app.core.graph.proposal_facts import FanOutIndexer, ProposalFactsSync
 from app.core.knowledge.document_service import DocumentService
 from app.core.knowledge.index_service import IndexService
+from app.core.knowledge.lexical_index import LexicalIndexService
 from app.core.proposals.language_service import LanguageService
 from app.core.proposals.proposal_catalog import ProposalCatalog
 from app.core.proposals.proposal_service import ProposalService
@@ -117,9 +118,14 @@ class Container:
         self.embedder: Embedder = embedder or default_embedder(settings)
         self.vectors = VectorDBService(lambda: chroma_client(settings), self.embedder)
         self.index = IndexService(self.db, self.vectors)
+        self.lexical = LexicalIndexService(self.db, settings.bot_language)
         self.llm = llm or build_llm_service(settings)
         self.graph = GraphService(
-            self.db, self.clock, admin_ids=settings.admin_telegram_ids, timezone=settings.timezone
+            self.db,
+            self.clock,
+            admin_ids=settings.admin_telegram_ids,
+            timezone=settings.timezone,
+            language=settings.bot_language,
         )
         self.documents = DocumentService(
             self.db,
@@ -128,6 +134,7 @@ class Container:
             self.index,
             admin_ids=settings.admin_telegram_ids,
             facts=self.document_facts(),
+            language=settings.bot_language,
         )
         # After every proposal change: refresh its search entry and its facts.
         indexer = FanOutIndexer(self.index, ProposalFactsSync(self.graph))
@@ -139,6 +146,7 @@ class Container:
             indexer,
             target_channel_id=settings.target_channel_id,
             admin_ids=settings.admin_telegram_ids,
+            language=settings.bot_language,
         )
         self.submissions = SubmissionService(self.db, self.clock)
         self.languages = LanguageService(self.db, self.clock)
@@ -184,7 +192,7 @@ class Container:
         return DocumentFacts(self.graph, self.llm)
 
     async def migrate(self) -> None:
-        await upgrade_head_async(self.db.url)
+        await upgrade_head_async(self.db.url, self.settings.bot_language)
 
     async def start(self) -> None:
         logger.info("services started (database: %s)", self.db.dialect)

@@ -243,12 +243,13 @@ def fact_rows(proposals: list[Any], n: int, people: list[Any], rnd: random.Rando
     """LoadRows for ``FactRepository.bulk_upsert``: unique by normal form, sorted."""
     from app.core.graph.proposal_facts import proposal_facts, proposal_source, proposer_name
     from app.nlp.key_terms import normalize
+    from app.nlp.lexical import fact_lexical
 
     rows: dict[tuple[str, str, str], tuple[Any, ...]] = {}
 
     def add(s: str, p: str, o: str, confidence: float, source: str) -> None:
         key = (normalize(s), normalize(p), normalize(o))
-        rows[key] = (s, p, o, *key, confidence, source)
+        rows[key] = (s, p, o, *key, confidence, source, fact_lexical(s, p, o, "en"))
 
     budget = int(n * PROPOSAL_FACT_SHARE)
     with_facts = 0

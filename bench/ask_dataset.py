@@ -64,6 +64,7 @@ async def build(container: Any, args: argparse.Namespace) -> dict[str, Any]:
     from sqlalchemy import insert
 
     from app.core.knowledge.index_service import proposal_key, proposal_metadata, proposal_text
+    from app.nlp.lexical import lexical_text, proposal_lexical
     from app.persistence.knowledge_models import ChunkRow, DocumentRow
     from app.persistence.models import ProposalRow, UserRow
     from app.persistence.repositories.facts import FactRepository
@@ -100,7 +101,8 @@ async def build(container: Any, args: argparse.Namespace) -> dict[str, Any]:
                      "channel_message_id": p.channel_message_id, "created_at": p.created_at,
                      "deadline_at": p.deadline_at, "closed_at": p.closed_at,
                      "status": p.status.value, "outcome": p.outcome, "raw_results": p.raw_results,
-                     "revision": 1, "indexed_revision": 1}
+                     "revision": 1, "indexed_revision": 1,
+                     "lexical": proposal_lexical(p.title, p.description, p.options, "en")}
                     for p in proposals[start : start + BATCH]
                 ],
             )  # fmt: skip
@@ -111,7 +113,8 @@ async def build(container: Any, args: argparse.Namespace) -> dict[str, Any]:
             await session.execute(
                 insert(ChunkRow),
                 [{"id": c.id, "document_id": c.document_id, "chunk_index": c.index,
-                  "content": c.content, "indexed": True} for c in chunks[start : start + BATCH]],
+                  "content": c.content, "indexed": True, "lexical": lexical_text(c.content)}
+                 for c in chunks[start : start + BATCH]],
             )  # fmt: skip
     rows, with_facts = fact_rows(proposals, args.facts, people, rnd)
     for start in range(0, len(rows), 50_000):

@@ -32,6 +32,7 @@ from common import (
 from sqlalchemy import insert, select
 
 from app.domain.clock import SystemClock
+from app.nlp.lexical import proposal_lexical
 from app.persistence.database import Database
 from app.persistence.models import OutboxRow, ProposalRow, SubmissionRow, UserRow
 from app.telegram_handlers.bot import build_application
@@ -79,7 +80,8 @@ async def load(db: Database, proposals: int, votes: int, deadline: datetime) -> 
                  "proposal_type": "multiple_choice", "options": options,
                  "target_channel_id": CHANNEL_ID, "channel_message_id": 10_000 + i,
                  "created_at": now - timedelta(hours=1), "deadline_at": deadline,
-                 "status": "open"}
+                 "status": "open",
+                 "lexical": proposal_lexical(f"Proposal {i}", "Benchmark", options, "en")}
                 for i in range(1, proposals + 1)
             ],
         )  # fmt: skip

@@ -3,6 +3,7 @@
     python bench/knowledge.py [--chunks 1000] [--collection-size 50000] [--queries 200]
                               [--base-vectors 2000] [--noise 0.025] [--data-dir DIR]
     python bench/knowledge.py --memory-only [--data-dir DIR]
+    python bench/knowledge.py --lexical-only [--collection-size 50000] [--postgres-url URL]
     python bench/knowledge.py --path auto|int8|uint8|off   # EMBEDDING_INT8 for the run
 
 The output names the CPU, its int8-relevant flags (avx2, avx512_vnni, avx_vnni, amx_int8),
@@ -38,7 +39,11 @@ model (``OnnxMiniLMEmbedder`` with the app's defaults) and ``Container.documents
    alone (``VectorDBService.query`` with precomputed embeddings, both kinds) and the query
    embedding alone. Recall@5 of Chroma's HNSW search against exact search over the stored
    vectors shows the latency is not bought with wrong answers.
-3. Memory. ``--memory-only`` (run by the main run as a fresh subprocess on the same DATA_DIR,
+3. Lexical query latency (bench/knowledge_lexical.py): ``--collection-size`` chunks as SQL
+   rows with their lexical terms, on SQLite and on PostgreSQL (``--postgres-url``), then
+   ``LexicalSearch.chunks`` with and without a category filter: p50/p95 per database
+   under ``lexical``. ``--lexical-only`` runs just this part.
+4. Memory. ``--memory-only`` (run by the main run as a fresh subprocess on the same DATA_DIR,
    after the main process closed its Chroma client) loads what the bot loads: the app's
    modules (the Telegram handlers included), a Container with the default embedder, the
    embedded Chroma client with both collections open; then it loads the model and embeds
@@ -145,6 +150,20 @@ def report(
     }
 
 
+def lexical_report(lexical: dict[str, Any], load_start: float, started: float) -> dict[str, Any]:
+    from app.services.onnx_cpu import cpu_flags
+
+    return {
+        "benchmark": "knowledge-lexical",
+        "cpus": len(os.sched_getaffinity(0)),
+        "cpu": cpu_flags().get("model_name", ""),
+        "loadavg_1m_start": load_start,
+        **lexical,
+        "loadavg_1m_end": load_1m(),
+        "total_seconds": round(time.perf_counter() - started, 1),
+    }
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--chunks", type=int, default=1000, help="chunks to import (~10/doc)")
@@ -170,6 +189,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="EMBEDDING_INT8 for this run and its memory subprocesses (default: as set)",
     )
     parser.add_argument(
+        "--postgres-url",
+        default="postgresql+asyncpg://postgres@127.0.0.1:5432/coordbot_bench_lexical",
+        help="the PostgreSQL database the lexical queries run on (emptied first)",
+    )
+    parser.add_argument(
+        "--lexical-only", action="store_true", help="only the lexical query latency"
+    )
+    parser.add_argument(
         "--memory-only",
         action="store_true",
         help="only the memory measurement, in this process (run by the main run)",
@@ -187,6 +214,7 @@ def main(argv: list[str] | None = None) -> None:
         return
 
     from bench.common import log_to_stderr
+    from bench.knowledge_lexical import lexical_phase
 
     log_to_stderr()
     own_dir = args.data_dir is None
@@ -195,8 +223,17 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"--data-dir {data_dir} is not empty")
     started = time.perf_counter()
     load_start = load_1m()
+    if args.lexical_only:
+        try:
+            lexical = asyncio.run(lexical_phase(args, data_dir))
+        finally:
+            if own_dir:
+                shutil.rmtree(data_dir, ignore_errors=True)
+        print(json.dumps(lexical_report(lexical, load_start, started)))
+        return
     try:
         result = asyncio.run(run(args, data_dir))
+        result["lexical"] = asyncio.run(lexical_phase(args, data_dir))
         memory = memory_subprocess(data_dir)
         memory_empty = memory_subprocess(None)
     finally:

@@ -95,6 +95,7 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 def cmd_reindex(args: argparse.Namespace) -> int:
     async def work(container: Any) -> int:
+        relexed = await container.lexical.recompute()  # the word index, first
         progress = Progress("reindexing")
         report = await container.index.reindex(progress)
         progress.close()
@@ -105,6 +106,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
                 f"indexed {report['proposals_indexed']} proposals and "
                 f"{report['chunks_indexed']} chunks"
             )
+            print(f"search terms recomputed: {relexed} rows")
         return 0
 
     return asyncio.run(with_container(clock(None), work))
@@ -130,6 +132,8 @@ def register(sub: Any) -> None:
     query.add_argument("--json", action="store_true")
     query.set_defaults(func=cmd_query)
 
-    reindex = sub.add_parser("reindex", help="rebuild the vector index from SQL")
+    reindex = sub.add_parser(
+        "reindex", help="rebuild the vector index and the lexical terms from SQL"
+    )
     reindex.add_argument("--json", action="store_true")
     reindex.set_defaults(func=cmd_reindex)

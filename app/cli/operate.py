@@ -24,7 +24,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from app.persistence.migrations import upgrade_head
     from app.runner import ConflictExit, run_bot
 
-    upgrade_head(config.resolved_database_url)
+    upgrade_head(config.resolved_database_url, config.bot_language)
     logger.info("starting the bot (%s)", "webhook" if config.webhook_url else "polling")
     try:
         return run_bot(config)
@@ -35,7 +35,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_migrate(args: argparse.Namespace) -> int:
     from app.persistence.migrations import upgrade_head
 
-    upgrade_head(settings().resolved_database_url)
+    config = settings()
+    upgrade_head(config.resolved_database_url, config.bot_language)
     print("database is up to date", file=sys.stderr)
     return 0
 
@@ -47,7 +48,9 @@ def cmd_seed(args: argparse.Namespace) -> int:
     data = load_fixture(Path(args.file))
 
     async def work(container: Any) -> int:
-        report = await SeedService(container.db, container.clock).seed(data)
+        report = await SeedService(
+            container.db, container.clock, language=container.settings.bot_language
+        ).seed(data)
         for doc in data.get("documents", []):
             await container.documents.knowledge_import(
                 doc.get("title", ""),

@@ -60,6 +60,8 @@ class ChunkRow(Base):
     chunk_index: Mapped[int] = mapped_column(Integer, nullable=False)
     content: Mapped[str] = mapped_column(Text, nullable=False)
     indexed: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    # app.nlp.lexical.lexical_text of the content (the lexical index).
+    lexical: Mapped[str | None] = mapped_column(Text, deferred=True)
 
     __table_args__ = (
         UniqueConstraint("document_id", "chunk_index", name="uq_document_chunks_position"),

@@ -34,10 +34,14 @@ def _script_location() -> Path:
     raise RuntimeError("Alembic scripts not found; set COORDBOT_ALEMBIC_DIR")
 
 
-def alembic_config(url: str) -> Config:
+def alembic_config(url: str, language: str | None = None) -> Config:
+    """``language``: BOT_LANGUAGE, the language migrations index text in (0012's
+    lexical column); without it they read the environment's."""
     cfg = Config()
     cfg.set_main_option("script_location", str(_script_location()))
     cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    if language:
+        cfg.attributes["bot_language"] = language
     return cfg
 
 
@@ -49,20 +53,21 @@ def head_revision() -> str | None:
     return ScriptDirectory.from_config(cfg).get_current_head()
 
 
-def upgrade_head(url: str) -> None:
-    """Bring the database at ``url`` to the newest schema (blocking)."""
+def upgrade_head(url: str, language: str | None = None) -> None:
+    """Bring the database at ``url`` to the newest schema (blocking). ``language`` is
+    the community's (BOT_LANGUAGE), which text is indexed in."""
     if url.startswith("sqlite"):
         path = url.split("///", 1)[-1]
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        command.upgrade(alembic_config(url), "head")
+        command.upgrade(alembic_config(url, language), "head")
         return
-    asyncio.run(_locked_upgrade(url))
+    asyncio.run(_locked_upgrade(url, language))
 
 
-async def _locked_upgrade(url: str) -> None:
+async def _locked_upgrade(url: str, language: str | None) -> None:
     engine = create_async_engine(url, poolclass=pool.NullPool)
-    cfg = alembic_config(url)
+    cfg = alembic_config(url, language)
 
     def upgrade(connection: Connection) -> None:
         cfg.attributes["connection"] = connection
@@ -83,5 +88,5 @@ async def _locked_upgrade(url: str) -> None:
         await engine.dispose()
 
 
-async def upgrade_head_async(url: str) -> None:
-    await asyncio.to_thread(upgrade_head, url)
+async def upgrade_head_async(url: str, language: str | None = None) -> None:
+    await asyncio.to_thread(upgrade_head, url, language)

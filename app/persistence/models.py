@@ -64,6 +64,9 @@ class ProposalRow(Base):
     )
     # The draft it was created from (/propose step by step): created once per draft.
     origin: Mapped[str | None] = mapped_column(String(40))
+    # app.nlp.lexical.proposal_lexical of title, description and options (the lexical
+    # index, app.persistence.lexical_schema); ProposalRepository keeps it current.
+    lexical: Mapped[str | None] = mapped_column(Text, deferred=True)
 
     __table_args__ = (
         Index("uq_proposals_origin", "origin", unique=True),
@@ -175,6 +178,8 @@ class FactRow(Base):
     # "manual", "proposal:<id>" or "document:<id>": what to remove when the origin goes.
     source: Mapped[str] = mapped_column(String(100), nullable=False, default="manual")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
+    # app.nlp.lexical.fact_lexical of the triple as written (the lexical index).
+    lexical: Mapped[str | None] = mapped_column(Text, deferred=True)
 
     __table_args__ = (
         UniqueConstraint("subject_norm", "predicate_norm", "object_norm", name="uq_facts_triple"),

@@ -90,7 +90,8 @@ async def test_a_derived_bulk_load_does_not_take_over_hand_added_facts(
         ("Policy", "allows", "cats", 0.3, "document:new"),  # derived: the newer source wins
     ]
     async with database.transaction() as session:  # the other bulk entry point agrees
-        rows = [("Policy", "allows", "dogs", "policy", "allows", "dogs", 0.1, "document:x")]
+        rows = [("Policy", "allows", "dogs", "policy", "allows", "dogs", 0.1, "document:x",
+                 "polici allow dog")]  # fmt: skip
         assert await FactRepository(session).bulk_upsert(rows, NOW) == 1
     assert (await stored(database))[0] == ("Policy", "allows", "dogs", 0.7, "manual")
     await import_lines(database, lines, clock.now())  # a manual load takes a derived fact
@@ -101,7 +102,7 @@ async def test_bulk_upsert_called_again_in_the_same_transaction(database: Databa
     """Each call merges only its own rows, however often a transaction calls it."""
     async with database.transaction() as session:
         for confidence in (0.5, 0.9, 0.5):
-            rows = [("A", "is", "x", "a", "is", "x", confidence, "manual")]
+            rows = [("A", "is", "x", "a", "is", "x", confidence, "manual", "x")]
             assert await FactRepository(session).bulk_upsert(rows, NOW) == 1
     assert await stored(database) == [("A", "is", "x", 0.5, "manual")]
 

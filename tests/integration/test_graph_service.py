@@ -324,7 +324,7 @@ async def _proposal(db: Database, title: str, username: str, user_id: int) -> in
     async with db.transaction() as session:
         await UserRepository(session).upsert(User(user_id, username), NOW)
         proposal = await ProposalRepository(session).add(
-            proposer_id=user_id, title=title, description="", proposal_type="multiple_choice",
+            language="en", proposer_id=user_id, title=title, description="", proposal_type="multiple_choice",
             options=["Yes", "No"], created_at=NOW, deadline_at=NOW + timedelta(days=3),
             status="open",
         )  # fmt: skip
@@ -363,7 +363,9 @@ async def test_proposal_facts_follow_the_close(
     )
 
     async with database.transaction() as session:
-        renamed = await ProposalRepository(session).update_fields(picnic, title="Beach picnic")
+        renamed = await ProposalRepository(session).update_fields(
+            picnic, language="en", title="Beach picnic"
+        )
     await sync_proposal_facts(graph, renamed)
     assert (await graph.find_facts({"subject": "Picnic"})).count == 0
     async with database.transaction() as session:

@@ -26,7 +26,7 @@ async def _proposal(db: Database, **overrides: object) -> int:
     fields.update(overrides)
     async with db.transaction() as session:
         await UserRepository(session).ensure_exists(int(fields["proposer_id"]), NOW)  # type: ignore[arg-type]
-        return (await ProposalRepository(session).add(**fields)).id
+        return (await ProposalRepository(session).add(language="en", **fields)).id
 
 
 async def test_datetimes_come_back_aware_utc(database: Database) -> None:

@@ -24,6 +24,7 @@ from typing import Any
 from app.domain.errors import ValidationError
 from app.domain.messages import N_
 from app.nlp.key_terms import normalize
+from app.nlp.lexical import lexical_text
 from app.persistence.database import Database
 from app.persistence.repositories.fact_bulk import BulkWriter, LoadRow, pack
 from app.persistence.repositories.facts import NewFact
@@ -159,17 +160,21 @@ class Prepared:
     errors: list[str] = field(default_factory=list)
 
 
-def _prepare(lines: list[str], first_line: int, source: str, dialect: str) -> Prepared:
+def _prepare(
+    lines: list[str], first_line: int, source: str, dialect: str, language: str = "en"
+) -> Prepared:
     """Lines as unique rows in index order, packed. Pure, so it can run in another process.
 
     Well-formed lines take an inlined path (a million lines make every call count);
-    anything unusual goes through ``parse_tsv_line`` for the real message.
+    anything unusual goes through ``parse_tsv_line`` for the real message. Each row
+    carries its lexical terms in ``language`` (BOT_LANGUAGE).
     """
     out = Prepared(payloads=[])
     rows: dict[tuple[str, str, str], LoadRow] = {}
     # A file has few distinct predicates and confidences: each is cleaned once.
-    predicates: dict[str, tuple[str, str]] = {}
+    predicates: dict[str, tuple[str, str, str]] = {}
     confidences: dict[str, float] = {}
+    names: dict[str, str] = {}  # a subject or object's lexical terms: names repeat
     for number, line in enumerate(lines, first_line):
         fields = line.rstrip("\r\n").split("\t")
         try:
@@ -191,7 +196,7 @@ def _prepare(lines: list[str], first_line: int, source: str, dialect: str) -> Pr
                 p = " ".join(raw_p.split())
                 if not p or len(p) > MAX_PREDICATE:
                     raise ValueError
-                predicate = predicates[raw_p] = (p, normalize(p))
+                predicate = predicates[raw_p] = (p, normalize(p), lexical_text(p, language))
             s = " ".join(raw_s.split())
             o = " ".join(raw_o.split())
             if not (s and o and len(s) <= MAX_ENTITY and len(o) <= MAX_ENTITY):
@@ -207,13 +212,25 @@ def _prepare(lines: list[str], first_line: int, source: str, dialect: str) -> Pr
             if fact is None:
                 continue
             s, o, confidence = fact.subject, fact.object, fact.confidence
-            predicate = (fact.predicate, normalize(fact.predicate))
-        p, pn = predicate
+            predicate = (
+                fact.predicate,
+                normalize(fact.predicate),
+                lexical_text(fact.predicate, language),
+            )
+        p, pn, lp = predicate
         # Already single-spaced: normalize() is casefold() unless there are underscores
         # or accents to fold.
         sn = normalize(s) if "_" in s or not s.isascii() else s.casefold()
         on = normalize(o) if "_" in o or not o.isascii() else o.casefold()
-        rows[sn, pn, on] = (s, p, o, sn, pn, on, confidence, source)
+        # fact_lexical(s, p, o), a part at a time (the predicate's is computed once).
+        ls = names.get(s)
+        if ls is None:
+            ls = names[s] = lexical_text(s, language)
+        lo = names.get(o)
+        if lo is None:
+            lo = names[o] = lexical_text(o, language)
+        lexical = " ".join(t for t in (ls, lp, lo) if t)
+        rows[sn, pn, on] = (s, p, o, sn, pn, on, confidence, source, lexical)
     out.count = len(rows)
     out.payloads = pack([rows[key] for key in sorted(rows)], dialect)
     return out
@@ -231,9 +248,16 @@ class _Preparer:
     """
 
     def __init__(
-        self, lines: Iterable[str], size: int, source: str, dialect: str, report: ImportReport
+        self,
+        lines: Iterable[str],
+        size: int,
+        source: str,
+        dialect: str,
+        report: ImportReport,
+        language: str = "en",
     ) -> None:
         self.lines = iter(lines)
+        self.language = language
         self.size = size
         self.source = source
         self.dialect = dialect
@@ -250,7 +274,7 @@ class _Preparer:
             return None
         first = self.report.lines + 1
         self.report.lines += len(chunk)
-        args = (chunk, first, self.source, self.dialect)
+        args = (chunk, first, self.source, self.dialect, self.language)
         if self.report.lines == len(chunk):
             prepared = await asyncio.to_thread(_prepare, *args)
         else:
@@ -277,6 +301,7 @@ async def import_lines(
     source: str = "manual",
     batch_size: int | None = None,
     progress: Callable[[ImportReport], None] | None = None,
+    language: str = "en",
 ) -> ImportReport:
     """Load TSV lines batch by batch (each batch its own transaction, on PostgreSQL
     two: see BulkWriter); bad lines are skipped and the first few reported, so one typo
@@ -285,12 +310,13 @@ async def import_lines(
 
     Default batches: 100,000 lines on SQLite (each commit rewrites every index page the
     batch touched, so fewer, bigger commits win), 50,000 on PostgreSQL (each half's
-    staging table then stays well within the default 8 MB of temp_buffers).
+    staging table then stays well within the default 8 MB of temp_buffers). Facts are
+    indexed by their lexical terms in ``language`` (BOT_LANGUAGE).
     """
     if batch_size is None:
         batch_size = 50_000 if db.dialect == "postgresql" else 100_000
     report = ImportReport()
-    preparer = _Preparer(lines, batch_size, source, db.dialect, report)
+    preparer = _Preparer(lines, batch_size, source, db.dialect, report, language)
     try:
         async with BulkWriter(db.engine, now) as writer:
             batch = await preparer.next()

@@ -59,8 +59,10 @@ class GraphService:
         *,
         admin_ids: frozenset[int] = frozenset(),
         timezone: tzinfo = UTC,
+        language: str = "en",
     ) -> None:
         self.db = db
+        self.language = language  # BOT_LANGUAGE: the lexical terms' language
         self.clock: Clock = clock or SystemClock()
         self.admin_ids = admin_ids
         self.timezone = timezone  # for facts about dates, like a proposal's deadline month
@@ -96,7 +98,7 @@ class GraphService:
         async with self.db.transaction() as session:
             repo = FactRepository(session)
             created = await repo.get_by_key(fact.key) is None
-            await repo.upsert_many([fact], self.clock.now())
+            await repo.upsert_many([fact], self.clock.now(), language=self.language)
             stored = await repo.get_by_key(fact.key)
         assert stored is not None
         self._forget_vocabulary()
@@ -106,7 +108,9 @@ class GraphService:
         """Store validated facts (``clean_fact``) for a trusted caller, in one transaction."""
         batch = list(facts)
         async with self.db.transaction() as session:
-            await FactRepository(session).upsert_many(batch, self.clock.now())
+            await FactRepository(session).upsert_many(
+                batch, self.clock.now(), language=self.language
+            )
         self._forget_vocabulary()
         return len(batch)
 
@@ -131,7 +135,7 @@ class GraphService:
         async with self.db.transaction() as session:
             repo = FactRepository(session)
             await repo.delete_by_sources(list(facts_by_source))
-            await repo.upsert_many(facts, self.clock.now())
+            await repo.upsert_many(facts, self.clock.now(), language=self.language)
             if check is not None:
                 await check(session)
         self._forget_vocabulary()
@@ -189,7 +193,12 @@ class GraphService:
     ) -> ImportReport:
         """Bulk-load "subject<TAB>predicate<TAB>object[<TAB>confidence]" lines (trusted caller)."""
         report = await import_lines(
-            self.db, lines, self.clock.now(), batch_size=batch_size, progress=progress
+            self.db,
+            lines,
+            self.clock.now(),
+            batch_size=batch_size,
+            progress=progress,
+            language=self.language,
         )
         async with self.db.transaction() as session:
             await FactRepository(session).analyze()

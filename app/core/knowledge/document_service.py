@@ -24,6 +24,7 @@ from app.domain.clock import Clock
 from app.domain.errors import NotFoundError, PermissionDeniedError, ValidationError
 from app.domain.interfaces import DocumentHook, NullDocumentHook
 from app.nlp.chunking import MAX_CHUNK, MIN_CHUNK, chunk_text
+from app.nlp.lexical import lexical_text
 from app.persistence.database import Database
 from app.persistence.knowledge_models import ChunkRow, DocumentRow
 from app.persistence.repositories.documents import DocumentRepository
@@ -95,11 +96,11 @@ def validate_import(title: str, content: str, chunk_size: int, chunk_overlap: in
         raise ValidationError("chunk_overlap must be 0 or greater and less than chunk_size")
 
 
-def _chunk_rows(document_id: str, pieces: list[str]) -> list[ChunkRow]:
-    """New, not yet indexed chunk rows, in document order."""
+def _chunk_rows(document_id: str, pieces: list[str], language: str) -> list[ChunkRow]:
+    """New chunk rows in document order, with their lexical terms, not yet in Chroma."""
     return [
         ChunkRow(id=str(uuid.uuid4()), document_id=document_id, chunk_index=i, content=piece,
-                 indexed=False)
+                 indexed=False, lexical=lexical_text(piece, language))
         for i, piece in enumerate(pieces)
     ]  # fmt: skip
 
@@ -123,8 +124,10 @@ class DocumentService:
         *,
         admin_ids: frozenset[int] = frozenset(),
         facts: DocumentHook | None = None,
+        language: str = "en",
     ) -> None:
         self.db = db
+        self.language = language  # BOT_LANGUAGE: the lexical terms' language
         self.clock = clock
         self.vectors = vectors
         self.index = index
@@ -188,7 +191,7 @@ class DocumentService:
                         created_at=now,
                         updated_at=now,
                     ),
-                    _chunk_rows(doc_id, pieces),
+                    _chunk_rows(doc_id, pieces, self.language),
                 )
         except IntegrityError:
             # Another process stored the same content in this scope meanwhile: theirs wins.
@@ -385,7 +388,7 @@ class DocumentService:
                 old_chunks = await repo.chunk_ids(doc_id)
                 row.content = content
                 row.content_hash = digest
-                await repo.replace_chunks(doc_id, _chunk_rows(doc_id, pieces))
+                await repo.replace_chunks(doc_id, _chunk_rows(doc_id, pieces, self.language))
             else:  # a new title changes every chunk's metadata
                 await repo.mark_document_unindexed(doc_id)
             row.updated_at = now

@@ -60,8 +60,10 @@ class ProposalService:
         *,
         target_channel_id: str | None = None,
         admin_ids: frozenset[int] = frozenset(),
+        language: str = "en",
     ) -> None:
         self.db = db
+        self.language = language  # BOT_LANGUAGE: the lexical terms' language
         self.clock = clock
         self.publisher = publisher
         self.scheduler: DeadlineScheduler = scheduler or NullScheduler()
@@ -106,6 +108,7 @@ class ProposalService:
             if existing is None:
                 await UserRepository(session).upsert(proposer, now)
                 proposal = await repo.add(
+                    language=self.language,
                     proposer_id=proposer.telegram_id,
                     title=draft.title,
                     description=draft.description,
@@ -226,7 +229,9 @@ class ProposalService:
                 if not proposal.is_multiple_choice:
                     raise ValidationError("A free-form proposal has no options to edit.")
                 changes = {"options": validation.clean_options(validation.split_options(value))}
-            updated = await ProposalRepository(session).update_fields(proposal_id, **changes)
+            updated = await ProposalRepository(session).update_fields(
+                proposal_id, language=self.language, **changes
+            )
         logger.info("proposal %s edited (%s)", proposal_id, field.value)
         await self._refresh(updated)
         return updated

@@ -15,6 +15,7 @@ from app.core.closing.themes import summarize_themes
 from app.domain.clock import Clock
 from app.domain.errors import ValidationError
 from app.domain.models import ProposalStatus, ProposalType, User
+from app.nlp.lexical import proposal_lexical
 from app.persistence.database import Database
 from app.persistence.models import ProposalRow
 from app.persistence.repositories.submissions import SubmissionRepository
@@ -54,9 +55,10 @@ def load_fixture(path: Path) -> dict[str, Any]:
 
 
 class SeedService:
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, *, language: str = "en") -> None:
         self.db = db
         self.clock = clock
+        self.language = language  # BOT_LANGUAGE: the lexical terms' language
 
     async def seed(self, data: dict[str, Any]) -> SeedReport:
         report = SeedReport()
@@ -120,6 +122,7 @@ class SeedService:
         row.deadline_at = deadline
         row.status = status.value
         row.closed_at = deadline if status is not ProposalStatus.OPEN else None
+        row.lexical = proposal_lexical(row.title, row.description, options, self.language)
         session.add(row)
         await session.flush()
         report.proposals += 1

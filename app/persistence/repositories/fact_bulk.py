@@ -16,19 +16,24 @@ from __future__ import annotations
 
 import asyncio
 import marshal
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any
 
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from app.persistence.lexical_schema import FACTS, sqlite_bulk_insert
 
 LOAD_COLUMNS = (
     "subject", "predicate", "object", "subject_norm", "predicate_norm", "object_norm",
-    "confidence", "source",
+    "confidence", "source", "lexical",
 )  # fmt: skip
-# subject, predicate, object, their three normal forms, confidence, source
-LoadRow = tuple[str, str, str, str, str, str, float, str]
+# subject, predicate, object, their three normal forms, confidence, source, and the
+# lexical terms (app.nlp.lexical.fact_lexical: letters, digits and spaces only)
+LoadRow = tuple[str, str, str, str, str, str, float, str, str]
 POSTGRES_WRITERS = 2
 SQLITE_CACHE_KIB = 256 * 1024  # the default 2 MB thrashes on random index inserts
 
@@ -45,7 +50,7 @@ _TAKE_OVER = (
 _STAGE = (
     "CREATE TEMP TABLE IF NOT EXISTS facts_load (n int GENERATED ALWAYS AS IDENTITY, "
     "subject text, predicate text, object text, subject_norm text, predicate_norm text, "
-    "object_norm text, confidence float8, source text) ON COMMIT DROP"
+    "object_norm text, confidence float8, source text, lexical text) ON COMMIT DROP"
 )
 _MERGE = (
     f"INSERT INTO facts ({_COLUMNS}, created_at) SELECT {_COLUMNS}, $1 FROM facts_load "
@@ -80,7 +85,10 @@ def _copy_text(rows: Sequence[LoadRow]) -> bytes:
     """COPY's text format. Cleaned parts hold no tab or newline (whitespace is collapsed
     to single spaces), so only backslashes need escaping."""
     text = "".join(
-        [f"{s}\t{p}\t{o}\t{sn}\t{pn}\t{on}\t{c!r}\t{src}\n" for s, p, o, sn, pn, on, c, src in rows]
+        [
+            f"{s}\t{p}\t{o}\t{sn}\t{pn}\t{on}\t{c!r}\t{src}\t{lx}\n"
+            for s, p, o, sn, pn, on, c, src, lx in rows
+        ]
     )
     if "\\" in text:
         text = text.replace("\\", "\\\\")
@@ -94,8 +102,23 @@ def _stamp(now: datetime) -> str:
 def _sqlite_upsert(now: datetime) -> str:
     return (
         f"INSERT INTO facts ({_COLUMNS}, created_at) "
-        f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, '{_stamp(now)}') ON CONFLICT {_KEY} {_TAKE_OVER}"
+        f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '{_stamp(now)}') ON CONFLICT {_KEY} {_TAKE_OVER}"
     )
+
+
+@asynccontextmanager
+async def _sqlite_fts_caught_up(connection: AsyncConnection) -> AsyncIterator[None]:
+    """Inside the caller's transaction: the facts' FTS5 entries are added once for the
+    whole batch instead of by a trigger per row (lexical_schema.sqlite_bulk_insert). New
+    facts get keys above the largest before (SQLite's rowid rule); a fact already there
+    keeps its terms, as an upsert changes only its confidence and source."""
+    before, after = sqlite_bulk_insert(FACTS)
+    last = (await connection.exec_driver_sql("SELECT coalesce(max(id), 0) FROM facts")).scalar()
+    for statement in before:
+        await connection.exec_driver_sql(statement)
+    yield
+    for statement in after:
+        await connection.execute(text(statement), {"after": last})
 
 
 async def _driver(connection: AsyncConnection) -> Any:
@@ -125,7 +148,8 @@ async def upsert_rows(connection: AsyncConnection, rows: Sequence[LoadRow], now:
         cache = (await connection.exec_driver_sql("PRAGMA cache_size")).scalar()
         if int(cache or 0) > -SQLITE_CACHE_KIB:
             await connection.exec_driver_sql(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
-        await connection.exec_driver_sql(_sqlite_upsert(now), list(rows))
+        async with _sqlite_fts_caught_up(connection):
+            await connection.exec_driver_sql(_sqlite_upsert(now), list(rows))
 
 
 class BulkWriter:
@@ -177,7 +201,7 @@ class BulkWriter:
             await self._write_postgres(payloads)
             return
         connection = self.connections[0]
-        async with connection.begin():
+        async with connection.begin(), _sqlite_fts_caught_up(connection):
             for payload in payloads:
                 await connection.exec_driver_sql(_sqlite_upsert(self.now), marshal.loads(payload))
 

@@ -16,6 +16,7 @@ from sqlalchemy import case, delete, func, literal_column, select, text, union_a
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.nlp.key_terms import normalize
+from app.nlp.lexical import fact_lexical
 from app.persistence.models import FactRow
 from app.persistence.repositories.base import dialect_insert
 from app.persistence.repositories.fact_bulk import LoadRow, upsert_rows
@@ -256,14 +257,16 @@ class FactRepository:
 
     # -- writes --------------------------------------------------------------------------
 
-    async def upsert_many(self, facts: Iterable[NewFact], now: datetime) -> None:
-        """Store facts; a triple already present gets the new confidence and source,
-        unless an admin added it by hand and the new one is derived."""
+    async def upsert_many(self, facts: Iterable[NewFact], now: datetime, *, language: str) -> None:
+        """Store facts (a new one with its lexical terms in ``language``, BOT_LANGUAGE); a
+        triple already present gets the new confidence and source, unless an admin added
+        it by hand and the new one is derived."""
         values = [
             {
                 "subject": f.subject, "predicate": f.predicate, "object": f.object,
                 "subject_norm": key[0], "predicate_norm": key[1], "object_norm": key[2],
                 "confidence": f.confidence, "source": f.source, "created_at": now,
+                "lexical": fact_lexical(f.subject, f.predicate, f.object, language),
             }
             for key, f in _last_wins(facts).items()
         ]  # fmt: skip
@@ -302,7 +305,8 @@ class FactRepository:
 
     async def bulk_upsert(self, rows: Sequence[LoadRow], now: datetime) -> int:
         """The fast path for large loads; same effect as ``upsert_many``. ``rows`` are
-        unique by normal form and best sorted by it. Returns how many rows were written.
+        unique by normal form and best sorted by it, and carry their lexical terms
+        (``fact_bulk.load_row``). Returns how many rows were written.
         (`coordbot facts import` goes through fact_bulk.BulkWriter, tuned for the job.)"""
         if rows:
             await upsert_rows(await self.session.connection(), rows, now)

@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from app.domain.models import Proposal, ProposalStatus, ProposalType
+from app.nlp.lexical import proposal_lexical
 from app.persistence.models import ProposalRow, UserRow
 from app.persistence.repositories.base import locks_rows
 from app.persistence.repositories.users import to_user
@@ -40,11 +41,16 @@ def to_proposal(row: ProposalRow, proposer: UserRow | None = None) -> Proposal:
 _Proposer = aliased(UserRow)
 _PROPOSALS = cast(Table, ProposalRow.__table__)
 # Core (not ORM) and built once: a vote reads this row on every press.
-_READ_FOR_VOTE = select(_PROPOSALS).where(_PROPOSALS.c.id == bindparam("id"))
+# The lexical terms are for the search index only: a read for a vote leaves them out.
+_READ_FOR_VOTE = select(*(c for c in _PROPOSALS.c if c.name != "lexical")).where(
+    _PROPOSALS.c.id == bindparam("id")
+)
 _LOCK_FOR_VOTE = _READ_FOR_VOTE.with_for_update(read=True)
 
 # Changing any of these makes the proposal's search-index entry stale.
 INDEXED_FIELDS = frozenset({"title", "description", "options", "status", "deadline_at"})
+# The text the lexical terms are made of (app.nlp.lexical.proposal_lexical).
+LEXICAL_FIELDS = frozenset({"title", "description", "options"})
 
 
 def _with_proposer() -> Select[Any]:  # SQLAlchemy 2.1 types rows as tuples
@@ -90,8 +96,10 @@ class ProposalRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    async def add(self, **fields: Any) -> Proposal:
+    async def add(self, *, language: str, **fields: Any) -> Proposal:
+        """A new proposal, stored with its lexical terms in ``language`` (BOT_LANGUAGE)."""
         row = ProposalRow(**fields)
+        row.lexical = proposal_lexical(row.title, row.description, row.options, language)
         self.session.add(row)
         await self.session.flush()
         return await self._require(row.id)
@@ -129,9 +137,28 @@ class ProposalRepository:
         by_id = {row[0].id: to_proposal(row[0], row[1]) for row in rows}
         return [by_id[i] for i in ids if i in by_id]
 
-    async def update_fields(self, proposal_id: int, **fields: Any) -> Proposal:
+    async def update_fields(
+        self, proposal_id: int, *, language: str | None = None, **fields: Any
+    ) -> Proposal:
+        """Change ``fields``; a new title, description or options need ``language``
+        (BOT_LANGUAGE) for the lexical terms, which are recomputed in the same statement."""
         if INDEXED_FIELDS & fields.keys():
             fields["revision"] = ProposalRow.revision + 1
+        if LEXICAL_FIELDS & fields.keys():
+            if language is None:
+                raise TypeError("update_fields: a change of text needs the language")
+            current = await self.session.execute(
+                select(ProposalRow.title, ProposalRow.description, ProposalRow.options).where(
+                    ProposalRow.id == proposal_id
+                )
+            )
+            row = current.first()
+            if row is not None:
+                text = {"title": row.title, "description": row.description,
+                        "options": row.options, **fields}  # fmt: skip
+                fields["lexical"] = proposal_lexical(
+                    text["title"], text["description"], text["options"], language
+                )
         await self.session.execute(
             update(ProposalRow).where(ProposalRow.id == proposal_id).values(**fields)
         )
