@@ -12,7 +12,7 @@ reads the vector of every matching row, and parsing ``lexical`` again for each c
 times as much (bench/knowledge_lexical.py: 410 ms against 45 ms for 8,000 matches).
 The generated column is not mapped by the ORM; nothing writes it.
 
-Migration 0011 creates all of it; ``coordbot reindex`` runs it again (every statement
+Migration 0012 creates all of it; ``coordbot reindex`` runs it again (every statement
 is idempotent) and rebuilds the FTS5 tables. That also repairs what a later migration
 may break: a batch migration that recreates a source table on SQLite drops its triggers,
 and SQLite's VACUUM may renumber the rowids of ``document_chunks`` (no INTEGER PRIMARY

@@ -43,7 +43,7 @@ class DocumentRepository:
             .join(DocumentRow, DocumentRow.id == ChunkRow.document_id)
             .where(ChunkRow.id.in_(list(chunk_ids)))
         )
-        return [(chunk, document) for chunk, document in rows.tuples()]
+        return [(chunk, document) for chunk, document in rows]
 
     async def chunk_count(self, document_id: str) -> int:
         total = await self.session.scalar(
