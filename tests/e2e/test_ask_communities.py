@@ -7,9 +7,10 @@ community is reported by its figures alone (its misses are never printed), and n
 is tuned on it. The project's own fixture is the development community "original"
 (its gold set's tuning half; the held-out half stays in test_ask_gold.py).
 
-FLOORS are the levels reached, a little under where a different CPU's embedding path
-(tests/integration/test_embeddings_emulated_cpu.py) could move one borderline question;
-the issue's targets (ask_gold.TARGETS) are printed beside them.
+The general pipeline (ASK_PIPELINE=general) is measured: the one built to answer in any
+community. FLOORS are the levels it reached, a little under, where a different CPU's
+embedding path (tests/integration/test_embeddings_emulated_cpu.py) could move one
+borderline question; the issue's targets (ask_gold.TARGETS) are printed beside them.
 """
 
 from __future__ import annotations
@@ -21,14 +22,21 @@ import pytest
 
 from tests.support import ask_gold
 
+# Measured with ASK_PIPELINE=general (session 12), less 0.05 (one question of a measure
+# graded on ~20 questions): held-out figures are floors too, never tuned on.
 FLOORS: dict[str, dict[str, float]] = {
-    "original": {"intent": 0.97, "f1": 0.95, "documents": 0.93, "facts": 0.95, "no_answer": 0.95},
-    "coop": {},
-    "oss": {},
-    "club": {},
-    "society": {},
-    "garden": {},
-}
+    "original": {"intent": 0.85, "f1": 0.9, "documents": 0.86, "facts": 0.77, "no_answer": 0.64},
+    "coop": {"intent": 0.82, "f1": 0.74, "documents": 0.79, "states_fact": 0.58, "facts": 0.65,
+             "no_answer": 0.84},
+    "oss": {"intent": 0.75, "f1": 0.73, "documents": 0.66, "states_fact": 0.37, "facts": 0.45,
+            "no_answer": 0.63},
+    "club": {"intent": 0.78, "f1": 0.54, "documents": 0.68, "states_fact": 0.38, "facts": 0.42,
+             "no_answer": 0.42},
+    "society": {"intent": 0.77, "f1": 0.67, "documents": 0.69, "states_fact": 0.28, "facts": 0.5,
+                "no_answer": 0.58},
+    "garden": {"intent": 0.81, "f1": 0.68, "documents": 0.82, "states_fact": 0.42, "facts": 0.6,
+               "no_answer": 0.52},
+}  # fmt: skip
 COMMUNITIES = {c.name: c for c in ask_gold.communities()}
 
 
@@ -57,6 +65,7 @@ def test_community(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     community = COMMUNITIES[name]
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("ASK_PIPELINE", "general")
     for variable in ("DATABASE_URL", "CHROMA_HOST", "TELEGRAM_BOT_TOKEN", "OPENAI_API_KEY"):
         monkeypatch.delenv(variable, raising=False)
     ask_gold.seed(community)

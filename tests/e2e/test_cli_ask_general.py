@@ -2,7 +2,7 @@
 answers quoted with its document named, and "nothing found" when nothing answers.
 
 The fixture (tests/fixtures/general/fixture.json) is written for this test alone; the
-decision and the sentence scorer were fitted on other communities.
+decision and the sentence scorer were fitted on other communities. ASK_PIPELINE=general.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ NOW = "2026-11-18T12:00:00Z"
 
 
 @pytest.fixture
-def ask(env: Path, capsys: pytest.CaptureFixture[str]) -> Any:
+def ask(env: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.setenv("ASK_PIPELINE", "general")
     assert main(["seed", str(FIXTURE)]) == 0
     capsys.readouterr()
 

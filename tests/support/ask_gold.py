@@ -61,7 +61,10 @@ def communities() -> list[Community]:
     for held_out, names in ((False, split["development"]), (True, split["held_out"])):
         for name in names:
             if name == "original":
-                fixture, questions = FIXTURES / "ask" / "fixture.json", FIXTURES / "ask" / "gold.jsonl"
+                fixture, questions = (
+                    FIXTURES / "ask" / "fixture.json",
+                    FIXTURES / "ask" / "gold.jsonl",
+                )
             else:
                 fixture = COMMUNITIES / name / "fixture.json"
                 questions = COMMUNITIES / name / "questions.jsonl"
@@ -112,7 +115,9 @@ def grade(item: dict[str, Any], out: dict[str, Any], titles: dict[str, str]) -> 
         "question": item["question"],
         "intent": (item["intent"], out["intent"]),
         "intent_ok": out["intent"] == item["intent"],
-        "filters_ok": all(filters[k] == item.get(k) for k in ("status", "proposal_type", "date_field"))
+        "filters_ok": all(
+            filters[k] == item.get(k) for k in ("status", "proposal_type", "date_field")
+        )
         and _same_time(filters["start"], item.get("start"))
         and _same_time(filters["end"], item.get("end")),
         "answer": out["answer"][:400],
@@ -130,7 +135,10 @@ def grade(item: dict[str, Any], out: dict[str, Any], titles: dict[str, str]) -> 
             stated = any(plain(p) in said for p in item["phrases"])
             row |= {"states_fact": row["document_ok"] and stated, "phrases": item["phrases"]}
     if item.get("fact"):
-        row |= {"fact_ok": item["fact"].casefold() in out["answer"].casefold(), "fact": item["fact"]}
+        row |= {
+            "fact_ok": item["fact"].casefold() in out["answer"].casefold(),
+            "fact": item["fact"],
+        }
     return row
 
 
@@ -227,6 +235,8 @@ def report(
     missed = misses(rows)
     figures["misses"] = missed if show_misses and not community.held_out else len(missed)
     figures["below_target"] = {
-        k: figures[k] for k, target in TARGETS.items() if figures[k] is not None and figures[k] < target
+        k: figures[k]
+        for k, target in TARGETS.items()
+        if figures[k] is not None and figures[k] < target
     }
     return figures
