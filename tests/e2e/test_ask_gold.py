@@ -25,6 +25,7 @@ from app.cli import main
 from app.core.ask.answers import NO_ANSWER
 from app.core.graph.multihop import NOTHING_FINAL
 from tests.e2e.conftest import json_lines
+from tests.support.ask_gold import f1, same_time
 
 HERE = Path(__file__).resolve().parents[1] / "fixtures" / "ask"
 # The targets for the held-out half (offline backend).
@@ -72,16 +73,6 @@ CHECK_FILES = (
 CHECK = {"f1": 0.85, "documents": 0.87, "facts": 0.66, "no_answer": 0.82}
 
 
-def f1(expected: set[int], got: set[int]) -> float:
-    if not expected and not got:
-        return 1.0
-    hits = len(expected & got)
-    if not hits:
-        return 0.0
-    precision, recall = hits / len(got), hits / len(expected)
-    return 2 * precision * recall / (precision + recall)
-
-
 def _load(name: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in (HERE / name).read_text().splitlines() if line]
 
@@ -111,8 +102,8 @@ def _grade(item: dict[str, Any], out: dict[str, Any], titles: dict[str, str]) ->
         "intent": (item["intent"], out["intent"]),
         "intent_ok": out["intent"] == item["intent"],
         "filters_ok": all(filters[k] == item[k] for k in ("status", "proposal_type", "date_field"))
-        and _same_time(filters["start"], item["start"])
-        and _same_time(filters["end"], item["end"]),
+        and same_time(filters["start"], item["start"])
+        and same_time(filters["end"], item["end"]),
     }
     if item["intent"] == "query_proposals":
         row |= {"f1": f1(set(item["proposals"]), set(out["proposals"]))}
@@ -190,16 +181,6 @@ def test_gold_set(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for half, targets in (("tuning", TUNING), ("held_out", HELD_OUT)):
         for metric, target in targets.items():
             assert report[half][metric] >= target, f"{half} {metric}: {report[half][metric]}"
-
-
-def _same_time(got: str | None, expected: str | None) -> bool:
-    from datetime import datetime
-
-    if got is None or expected is None:
-        return got is expected
-    return datetime.fromisoformat(got.replace("Z", "+00:00")) == datetime.fromisoformat(
-        expected.replace("Z", "+00:00")
-    )
 
 
 def test_probe_sets(env: Path, capsys: pytest.CaptureFixture[str]) -> None:

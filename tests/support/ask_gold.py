@@ -100,7 +100,7 @@ def nothing_found(item: dict[str, Any], out: dict[str, Any]) -> bool:
     return said and not out["documents"] and not out["proposals"]
 
 
-def _same_time(got: str | None, expected: str | None) -> bool:
+def same_time(got: str | None, expected: str | None) -> bool:
     if got is None or expected is None:
         return got is expected
     return datetime.fromisoformat(got.replace("Z", "+00:00")) == datetime.fromisoformat(
@@ -118,8 +118,8 @@ def grade(item: dict[str, Any], out: dict[str, Any], titles: dict[str, str]) -> 
         "filters_ok": all(
             filters[k] == item.get(k) for k in ("status", "proposal_type", "date_field")
         )
-        and _same_time(filters["start"], item.get("start"))
-        and _same_time(filters["end"], item.get("end")),
+        and same_time(filters["start"], item.get("start"))
+        and same_time(filters["end"], item.get("end")),
         "answer": out["answer"][:400],
     }
     if item.get("no_answer"):
