@@ -32,10 +32,6 @@ class Settings(BaseSettings):
     # The community's language: channel posts, reminders, results and charts. Members
     # read their DMs in their own language (Telegram's, or the one chosen with /language).
     bot_language: str = "en"
-    # /ask's pipeline: "rules" (cue lists and answer checks, the default while the
-    # general one is measured) or "general" (fused retrieval, quoted sentences, a fitted
-    # decision: README, "Asking questions").
-    ask_pipeline: Literal["rules", "general"] = "rules"
     reminder_before_hours: float = Field(default=24.0, ge=0)
     log_level: str = "INFO"
     chroma_host: str | None = None

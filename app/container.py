@@ -173,7 +173,6 @@ class Container:
             settings.timezone,
             settings.bot_language,
             self.index.units,
-            settings.ask_pipeline,
         )
         # Proposals as any reader may see them (the MCP server's proposal tools).
         self.catalog = ProposalCatalog(

@@ -1,6 +1,6 @@
 """/ask per community, offline: every measure of the gold sets, one JSON object.
 
-    .venv/bin/python bench/ask_gold.py [--community NAME ...] [--misses] [--pipeline rules]
+    .venv/bin/python bench/ask_gold.py [--community NAME ...] [--misses]
 
 Each community (tests/fixtures/communities/SPLIT.json) is seeded into a fresh DATA_DIR
 on SQLite with the embedded Chroma and the bundled model, and its questions go through
@@ -28,14 +28,11 @@ from tests.support import ask_gold  # noqa: E402
 OFF = ("DATABASE_URL", "CHROMA_HOST", "TELEGRAM_BOT_TOKEN")
 
 
-def measure(
-    names: list[str] | None, show_misses: bool, model: bool = False, pipeline: str = "general"
-) -> dict[str, Any]:
+def measure(names: list[str] | None, show_misses: bool, model: bool = False) -> dict[str, Any]:
     """Every chosen community's figures; the model's settings stay in the environment
     when ``model`` (bench/ask_model.py), else the offline backend is used."""
     for name in OFF + (() if model else ("OPENAI_API_KEY",)):
         os.environ.pop(name, None)
-    os.environ["ASK_PIPELINE"] = pipeline
     out: dict[str, Any] = {}
     for community in ask_gold.communities():
         if names and community.name not in names:
@@ -54,11 +51,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--community", action="append", help="only these (repeatable)")
     parser.add_argument("--misses", action="store_true", help="development misses too")
-    parser.add_argument("--pipeline", choices=("general", "rules"), default="general")
     args = parser.parse_args()
-    figures = measure(args.community, args.misses, pipeline=args.pipeline)
-    print(json.dumps({"backend": "offline", "pipeline": args.pipeline, "communities": figures},
-                     indent=1, ensure_ascii=False))  # fmt: skip
+    figures = measure(args.community, args.misses)
+    print(json.dumps({"backend": "offline", "communities": figures}, indent=1, ensure_ascii=False))
 
 
 if __name__ == "__main__":

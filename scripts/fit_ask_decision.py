@@ -105,7 +105,6 @@ async def _signals(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def gather_all() -> list[dict[str, Any]]:
     os.environ.pop("OPENAI_API_KEY", None)
-    os.environ["ASK_PIPELINE"] = "general"
     rows = []
     for community in ask_gold.communities():
         if community.held_out:

@@ -51,14 +51,6 @@ MIN_STEM = 3
 MAX_NGRAM = 5
 
 
-_PAGE_WORD = re.compile(r"[a-z0-9]{3,}")
-
-
-def page_words(text: str) -> set[str]:
-    """The lower-case words of a document's text (three letters or more) whose vectors
-    the index keeps, so that /ask can compare a question's word with a page's words
-    without a model call."""
-    return set(_PAGE_WORD.findall(text.lower()))
 
 
 def normalize(text: str) -> str:

@@ -25,9 +25,8 @@ logger = logging.getLogger(__name__)
 
 PROPOSALS = "proposals_content"
 CHUNKS = "document_chunks"
-WORDS = "document_words"  # each word of the documents, by itself (id: the word)
 UNITS = "document_units"  # each sentence, list item or table row of the documents
-COLLECTIONS = (PROPOSALS, CHUNKS, WORDS, UNITS)
+COLLECTIONS = (PROPOSALS, CHUNKS, UNITS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,12 +121,6 @@ class VectorDBService:
             metadatas=list(metadatas),  # type: ignore[arg-type]
             embeddings=embeddings,  # type: ignore[arg-type]
         )
-
-    async def upsert_words(
-        self, words: Sequence[str], embeddings: np.ndarray | None = None
-    ) -> None:
-        """Store words in the words collection, each by itself (embedded unless given)."""
-        await self.upsert(WORDS, words, words, [{"kind": "word"}] * len(words), embeddings)
 
     async def documents(self, name: str, ids: Sequence[str]) -> dict[str, str]:
         """The stored text of the entries that exist among ``ids``."""

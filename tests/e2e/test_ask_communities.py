@@ -7,7 +7,7 @@ community is reported by its figures alone (its misses are never printed), and n
 is tuned on it. The project's own fixture is the development community "original"
 (its gold set's tuning half; the held-out half stays in test_ask_gold.py).
 
-The general pipeline (ASK_PIPELINE=general) is measured: the one built to answer in any
+The general pipeline is measured: the one built to answer in any
 community. FLOORS are the levels it reached, a little under, where a different CPU's
 embedding path (tests/integration/test_embeddings_emulated_cpu.py) could move one
 borderline question; the issue's targets (ask_gold.TARGETS) are printed beside them.
@@ -22,7 +22,7 @@ import pytest
 
 from tests.support import ask_gold
 
-# Measured with ASK_PIPELINE=general (session 12), less 0.05 (one question of a measure
+# Measured with the general pipeline (session 12), less 0.05 (one question of a measure
 # graded on ~20 questions): held-out figures are floors too, never tuned on.
 FLOORS: dict[str, dict[str, float]] = {
     "original": {"intent": 0.85, "f1": 0.9, "documents": 0.86, "facts": 0.77, "no_answer": 0.64},
@@ -65,7 +65,6 @@ def test_community(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     community = COMMUNITIES[name]
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("ASK_PIPELINE", "general")
     for variable in ("DATABASE_URL", "CHROMA_HOST", "TELEGRAM_BOT_TOKEN", "OPENAI_API_KEY"):
         monkeypatch.delenv(variable, raising=False)
     ask_gold.seed(community)

@@ -2,7 +2,7 @@
 answers quoted with its document named, and "nothing found" when nothing answers.
 
 The fixture (tests/fixtures/general/fixture.json) is written for this test alone; the
-decision and the sentence scorer were fitted on other communities. ASK_PIPELINE=general.
+decision and the sentence scorer were fitted on other communities. It is the only pipeline.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ NOW = "2026-11-18T12:00:00Z"
 
 @pytest.fixture
 def ask(env: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setenv("ASK_PIPELINE", "general")
     assert main(["seed", str(FIXTURE)]) == 0
     capsys.readouterr()
 

@@ -53,6 +53,7 @@ def test_a_page_s_words_are_read_from_the_index_not_embedded_again(
     were embedded when the document was imported (the index's words collection), so the
     checks make no model call: a question's one embedding stays its only one."""
     from app.core.ask.answer_checks import AnswerChecks
+
     from app.services.vector_db_service import VectorDBService
 
     checking: list[bool] = []

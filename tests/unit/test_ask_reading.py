@@ -1,21 +1,9 @@
-"""The pure parts of /ask's reading: typos, topics after "about", subjects, loose names."""
+"""The pure parts of /ask's reading: typos, topics after "about", loose names."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from app.core.ask.analysis import analyze_question
 from app.core.ask.categories import Categories
-from app.core.ask.coverage import (
-    content_words,
-    foreign_subjects,
-    keyword_query,
-    off_passage,
-    subjects,
-    uncovered,
-    unmet_quantity,
-    unnamed_modifiers,
-)
 from app.core.ask.fact_paths import with_whole_names
 from app.core.ask.proposal_search import keyword_terms
 from app.core.ask.spelling import Lexicon, distance
@@ -84,62 +72,6 @@ def test_a_status_outside_the_topic_stays_a_filter() -> None:
 def test_conversation_words_are_no_search_words() -> None:
     chatty = "hi could you tell me whether garden"
     assert keyword_terms(chatty) == ["garden"]
-
-
-def test_foreign_subjects_are_words_after_an_article_the_community_never_uses() -> None:
-    assert foreign_subjects("where can I park my boat", LEXICON) == ["boat"]
-    assert foreign_subjects("what is the password for netflix", LEXICON) == ["netflix"]
-    # up to the first known word: "plan" after "budget" may be a verb
-    assert foreign_subjects("how much does the garden budget plan", LEXICON) == []
-    assert foreign_subjects("is the garden open", LEXICON) == []
-
-
-def test_a_keyword_query_names_every_word() -> None:
-    assert keyword_query("kitchen robot")
-    assert not keyword_query("where is the kitchen robot?")
-    assert subjects("sauna rules", LEXICON) == ["sauna"]  # "rules" names a kind of text
-
-
-def test_content_words_leave_out_the_question_frame() -> None:
-    assert content_words("what do dogs eat?") == ["dogs", "eat"]
-    assert content_words("what happens when I lose my card") == ["lose", "card"]
-    assert content_words("how does parking work?", ["parking"]) == []
-
-
-def test_a_quantity_or_a_past_form_covers_the_word_asking_for_it() -> None:
-    laundry = ["A wash costs 2 EUR and a dry 1.50 EUR, open from 07:00 to 22:00."]
-    assert uncovered(["cost", "long", "heavy"], laundry, {}) == ["heavy"]  # no weight given
-    assert uncovered(["lose", "card"], ["A lost card must be reported at once."], {}) == []
-
-
-def test_a_question_for_a_price_or_a_weight_needs_one_in_the_answer() -> None:
-    kitchen = ["The shared kitchen is used by about 60 people every day."]
-    laundry = ["A wash costs 2 EUR and a dry 1.50 EUR."]
-    assert unmet_quantity("how much does a new kitchen cost?", kitchen) == ["cost"]
-    assert unmet_quantity("what does a wash cost?", laundry) == []
-    assert unmet_quantity("how heavy is the dryer?", laundry) == ["heavy"]
-    assert unmet_quantity("how much is a wash?", kitchen) == []  # asks no price word
-
-
-def test_facts_about_another_thing_sharing_a_word_do_not_answer() -> None:
-    facts = ["Rooftop Terrace managed by Events Team", "Board meets in Main Hall"]
-    assert unnamed_modifiers("who manages the football team?", facts) == ["football"]
-    assert unnamed_modifiers("who manages the events team?", facts) == []
-    assert unnamed_modifiers("when does the board get together?", facts) == []  # a verb after
-
-
-def test_a_loose_passage_must_cover_the_words_pulling_the_question_away() -> None:
-    pets = "Dogs must be kept on a leash in the lobby."
-    passage = np.array([1.0, 0.0, 0.0], dtype=np.float32)
-    words = {
-        "dogs": np.array([0.4, 0.9, 0.0], dtype=np.float32),  # in the passage, close to it
-        "eat": np.array([0.05, 0.0, 1.0], dtype=np.float32),  # neither
-    }
-    # "what do dogs eat?" is farther from the passage than "dogs" alone: "eat" pulls away
-    assert off_passage(["dogs", "eat"], [pets], words, [passage], 0.33) == ["eat"]
-    # a question closer to it than its best word is about the passage, uncovered words and all
-    assert off_passage(["dogs", "eat"], [pets], words, [passage], 0.45) == []
-    assert off_passage(["dogs"], [pets], words, [passage], 0.2) == []
 
 
 def test_a_word_of_one_entity_stands_for_its_whole_name() -> None:

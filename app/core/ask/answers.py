@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from app.core.ask.analysis import STOP_WORDS
-from app.core.ask.answer_kinds import quantity_given
 from app.core.ask.models import CREATION, AskFilters, DocumentHit
+from app.core.ask.sentences import asks_quantity
 from app.domain.messages import N_
 from app.domain.models import Proposal, ProposalStatus, ProposalType, User
 from app.i18n import Translator
@@ -331,6 +331,7 @@ def shares_words(question: str, text: str) -> bool:
 
 
 QUANTITY_GIVEN = 100  # a sentence giving the quantity asked for comes first
+_DIGIT = re.compile(r"\d")
 
 
 def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> list[str]:
@@ -339,7 +340,7 @@ def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> li
     quantity asked for is taken first ("Price: 7,850 EUR ..." for "how much did the
     bike shelter cost?")."""
     wanted = _content_forms(question)
-    given = quantity_given(question)
+    given = asks_quantity(question)
     scored = []
     order = 0
     for passage in passages:
@@ -350,7 +351,7 @@ def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> li
             sentences = sentences[:-1]  # and ends mid-sentence
         for sentence in sentences:
             overlap = len(wanted & _content_forms(sentence))
-            overlap += QUANTITY_GIVEN if given is not None and given.search(sentence) else 0
+            overlap += QUANTITY_GIVEN if given and _DIGIT.search(sentence) else 0
             scored.append((overlap, -order, sentence.strip()))
             order += 1
     top = sorted(scored, reverse=True)[:limit]

@@ -27,18 +27,13 @@ import numpy as np
 
 from app.core.ask import answers as say
 from app.core.ask import (
-    coverage,
     decision,
     fact_paths,
     knowledge_answers,
-    routing,
     sentences,
-    things_asked,
     topic_phrase,
 )
-from app.core.ask.analysis import HOW_TO, INTENT_PROPOSALS, AskAnalysis
-from app.core.ask.answer_checks import AnswerChecks, Question
-from app.core.ask.coverage import subjects
+from app.core.ask.analysis import HOW_TO, INTENT_PROPOSALS, AskAnalysis, asks_how_it_works
 from app.core.ask.help import HelpIndex
 from app.core.ask.knowledge_answers import RELATED_DOC
 from app.core.ask.language import detect_language
@@ -48,7 +43,6 @@ from app.core.ask.multilingual import (
     asks_who_voted,
     direction,
     english_phrase,
-    read_question,
 )
 from app.core.ask.passages import Found, PassageSearch
 from app.core.ask.proposal_search import ProposalSearch, SearchOutcome, keyword_terms
@@ -70,15 +64,12 @@ from app.services.llm import AnswerContext, LLMService
 from app.services.vector_db_service import VectorDBService
 
 MAX_QUESTION = 500
-RULES, GENERAL = "rules", "general"  # ASK_PIPELINE
 HELP_STRONG = 0.55  # the manual covers a how-to question ...
 DOC_STRONG = 0.45  # ... that no passage is clearly about
 PASSAGE_BEST = N_("a document passage matches it best")
 FACTS_NAMED = N_("the knowledge graph names what it asks about")
-DOC_TOP_K = 5
-DOC_FLOOR = 0.25  # below this a passage is not about the question
-DOC_MARGIN = 0.15  # keep passages near the best one
 FACTS_SHOWN = 8
+PROPOSAL_PASSAGES = 3  # a proposal's own passages quoted about it
 WORDS_KEPT = 4096  # word vectors kept between questions (1.5 kB each)
 TERMS_APART = 3  # a proposal topic of up to this many words is expanded word by word
 SELF = {"me", "i", "my", "myself", "mine"}
@@ -122,7 +113,6 @@ class ContextService:
         timezone: ZoneInfo,
         language: str = "en",
         units: UnitIndex | None = None,
-        pipeline: str = RULES,
     ) -> None:
         self.db = db
         self.clock = clock
@@ -134,8 +124,6 @@ class ContextService:
         self.search = ProposalSearch(db, vectors)
         self.passage_search = PassageSearch(db, vectors, documents, language)
         self.units = units or UnitIndex(vectors)
-        self.pipeline = pipeline  # ASK_PIPELINE: "rules" (today's default) or "general"
-        self.checks = AnswerChecks(vectors)
         self._english = translator("en", timezone)  # what a model reads as evidence
         self.help = HelpIndex(vectors.embed, timezone)
         self.spelling = Speller(db)
@@ -199,7 +187,9 @@ class ContextService:
         tr = tr or translator("en", self.tz)
         query = question or proposal.title
         embedding = await self._embed(query)
-        hits = await self._closest_passages(query, embedding, proposal_id=proposal.id)
+        hits = (await self._passages(query, embedding, proposal_id=proposal.id)).hits[
+            :PROPOSAL_PASSAGES
+        ]
         details = [proposal.description, *[h.content for h in hits]]
         picked = say.best_sentences(question, details) if question else [proposal.description]
         lead = f"#{proposal.id} “{proposal.title}”: " + " ".join(picked)
@@ -320,7 +310,7 @@ class ContextService:
         # The one embedding: a proposal question's topic words (short topics embed
         # poorly inside a sentence about proposals), otherwise the question itself,
         # also when it asks how proposals work ("how many votes does a poll need?").
-        listing = about_proposals and keywords and not routing.asks_how_it_works(text)
+        listing = about_proposals and keywords and not asks_how_it_works(text)
         # A proposal topic's words ride in the same model call, each expanded on its
         # own (ProposalSearch).
         terms = keyword_terms(keywords) if listing else []
@@ -369,8 +359,6 @@ class ContextService:
         self, text: str, analysis: AskAnalysis, user_id: int | None, tr: Translator
     ) -> AskResponse:
         """Search all three sources, then let the fitted decision say which answers."""
-        if self.pipeline != GENERAL:
-            return await self._answer_by_rules(text, analysis, user_id, tr)
         g = await self.gather(text, analysis, user_id, tr)
         analysis, passages = g.analysis, g.found.hits
         if g.help_strength >= HELP_STRONG and g.signals.passage_cosine < DOC_STRONG:
@@ -393,103 +381,6 @@ class ContextService:
             question=text,
             intent=chosen.intent,
             answer="\n\n".join([tr(say.NO_ANSWER), tr(say.KNOWLEDGE_HINT)]),
-            content_keywords=analysis.content_keywords,
-        )
-
-    async def _answer_by_rules(
-        self, text: str, analysis: AskAnalysis, user_id: int | None, tr: Translator
-    ) -> AskResponse:
-        """The rules' pipeline (ASK_PIPELINE=rules): routing by cues and thresholds, then
-        the answer checks. Kept while the general one replaces it (issue 23)."""
-        analysis = topic_phrase.reread(text, analysis)  # "about the open day"
-        if asks_who_voted(text, analysis.language):  # about a vote, whatever else it names
-            analysis = replace(analysis, intent=INTENT_PROPOSALS)
-        about_proposals = analysis.intent == INTENT_PROPOSALS
-        filters, notes = (
-            await self._filters(text, analysis, user_id, tr)
-            if about_proposals
-            else (AskFilters(), [])
-        )
-        topic = analysis.content_keywords or ""
-        if analysis.proposer and filters.proposer_id is None and notes:
-            topic = f"{topic} {analysis.proposer}"
-        keywords = " ".join(keyword_terms(topic)) or None
-        # The one embedding: a proposal question's topic words (short topics embed
-        # poorly inside a sentence about proposals), otherwise the question itself,
-        # also when it asks how proposals work ("how many votes does a poll need?").
-        listing = about_proposals and keywords and not routing.asks_how_it_works(text)
-        # The subject words ride in the same model call: coverage checks need them.
-        # So do a proposal topic's words, each expanded on its own (ProposalSearch).
-        named = (  # coverage reads English subjects ("my boat") against our own words
-            subjects(text, await self.spelling.lexicon())
-            if analysis.language == SOURCE_LANGUAGE
-            else []
-        )
-        # and the words it asks about, which a loose passage must cover (coverage)
-        asked = (
-            coverage.content_words(text, named)
-            if analysis.language == SOURCE_LANGUAGE and not about_proposals
-            else []
-        )
-        terms = keyword_terms(keywords) if listing else []
-        terms = [t for t in terms if t not in named] if 1 < len(terms) <= TERMS_APART else []
-        owned = things_asked.asked_words(text) if asked else []  # "Greta's phone number"
-        words = list(dict.fromkeys([*named, *asked, *terms, *owned]))
-        fresh = [w for w in words if w not in self._word_vectors]  # words recur: kept
-        query = keywords if listing and keywords else text
-        found_vectors = await self.vectors.embed([query, *fresh])
-        embedding = found_vectors[0]
-        self._keep_words(fresh, found_vectors[1:])
-        word_vectors = {w: self._word_vectors[w] for w in words}
-        either = _alternatives(text, keyword_terms(keywords))
-        outcome, passages, facts = await asyncio.gather(
-            self.search.search(
-                filters,
-                keywords,
-                embedding,
-                alternatives=either,
-                language=analysis.language,
-                term_vectors=word_vectors,
-            ),
-            self._closest_passages(text, embedding),
-            self._graph_answer(text),
-        )
-        help_strength = 0.0
-        if HOW_TO.match(text) and not about_proposals:
-            manual = await self.help.scored(text, embedding)
-            help_strength = manual[0][0] if manual else 0.0
-        found = routing.Evidence(outcome, passages, facts, keywords, help_strength)
-        rules = read_question(text, analysis.language)  # the rules' reading, beside a model's
-        if analysis.language == SOURCE_LANGUAGE:
-            rules = topic_phrase.reread(text, rules)
-        route = routing.decide(text, analysis, found, None if rules == analysis else rules)
-        if route.source == "proposals":
-            return await self._proposals(
-                text, filters, keywords, outcome, passages, notes, route.why, tr,
-                asks_who(text, analysis.language), asks_who_voted(text, analysis.language),
-            )  # fmt: skip
-        helps = route.source == "help"
-        entries = await self.help.best(text, embedding, tr.language) if helps else []
-        english = analysis.language == SOURCE_LANGUAGE
-        question = Question(text, english, found, entries, named, asked, word_vectors, tr)
-        route, gap = await self.checks.settle(question, route)
-        if route.source == "help" and not gap:
-            return await self.help.answer(text, entries, self.llm, tr.language)
-        if route.source == "facts" and facts is not None and not gap:
-            return await knowledge_answers.facts(text, facts, passages, self.llm, tr, route.why)
-        if route.source == "documents" and not gap:
-            return await knowledge_answers.documents(text, passages, self.llm, tr, route.why)
-        return AskResponse(
-            question=text,
-            # a question a passage nearly answered stays a question about documents
-            intent=route.intent
-            or gap.intent(route.source)
-            or (INTENT_PROPOSALS if about_proposals else analysis.intent),
-            answer="\n\n".join(
-                p
-                for p in (tr(say.NO_ANSWER), gap.unsaid(route.source, tr), tr(say.KNOWLEDGE_HINT))
-                if p
-            ),
             content_keywords=analysis.content_keywords,
         )
 
@@ -573,29 +464,6 @@ class ContextService:
         )
         return sentences.rank(candidates, rows)
 
-    async def _closest_passages(
-        self, text: str, embedding: np.ndarray, proposal_id: int | None = None
-    ) -> list[DocumentHit]:
-        """knowledge_query with the question's embedding, cut to the passages near the best."""
-        found = await self.documents.knowledge_query(
-            text, top_k=DOC_TOP_K, proposal_id=proposal_id, embedding=embedding
-        )
-        results = found["results"]
-        if not results:
-            return []
-        bar = max(DOC_FLOOR, results[0]["similarity"] - DOC_MARGIN)
-        return [
-            DocumentHit(
-                document_id=str(r["document"]["id"]),
-                title=str(r["document"]["title"] or "Untitled"),
-                chunk_id=r["chunk_id"],
-                content=r["content"],
-                similarity=r["similarity"],
-            )
-            for r in results
-            if r["similarity"] >= bar
-        ]
-
     async def _passages(
         self, text: str, embedding: np.ndarray, proposal_id: int | None = None
     ) -> Found:
@@ -629,14 +497,6 @@ class Gathered:
     facts: AskResult | None
     help_strength: float
     signals: decision.Signals
-
-
-def _near_best(hits: list[DocumentHit]) -> list[DocumentHit]:
-    """The passages close enough to the closest one in meaning, in fused order."""
-    if not hits:
-        return []
-    bar = max(DOC_FLOOR, max(h.similarity for h in hits) - DOC_MARGIN)
-    return [h for h in hits if h.similarity >= bar]
 
 
 def _corrected(response: AskResponse, asked: str, fixes: list[Fix], tr: Translator) -> AskResponse:

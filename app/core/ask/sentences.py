@@ -41,6 +41,11 @@ _QUANTITY = re.compile(
 _NUMBER = re.compile(r"\d")
 
 
+def asks_quantity(question: str) -> bool:
+    """Whether a number answers the question (how many, how long, what age...)."""
+    return bool(_QUANTITY.search(question))
+
+
 @dataclass(frozen=True, slots=True)
 class Candidate:
     unit: Unit
@@ -113,7 +118,7 @@ def features(
         in_context.append(unit_context | _title_terms(c.hit.title, language))
     weights = _weights(terms, in_context)
     plain = dict.fromkeys(terms, 1.0)
-    wants_number = bool(_QUANTITY.search(question))
+    wants_number = asks_quantity(question)
     order = list(dict.fromkeys(h.document_id for h in passages))
     best_fused = max((h.fused for h in passages), default=0.0) or 1.0
     spans = [(h.document_id, *_span(contents.get(h.document_id, ""), h), h.fused) for h in passages]

@@ -15,11 +15,10 @@ from typing import Any
 
 from app.core.knowledge.unit_index import UnitIndex
 from app.domain.models import Proposal
-from app.nlp.key_terms import page_words
 from app.persistence.database import Database
 from app.persistence.repositories.documents import DocumentRepository
 from app.persistence.repositories.proposals import ProposalRepository
-from app.services.vector_db_service import CHUNKS, PROPOSALS, WORDS, VectorDBService
+from app.services.vector_db_service import CHUNKS, PROPOSALS, VectorDBService
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +53,6 @@ class IndexService:
     def __init__(self, db: Database, vectors: VectorDBService) -> None:
         self.db = db
         self.vectors = vectors
-        self._words: set[str] | None = None  # the words collection's ids, read once
         self.units = UnitIndex(vectors)
 
     async def proposals_changed(self, ids: Sequence[int]) -> None:
@@ -125,7 +123,6 @@ class IndexService:
                     for c, d in pending
                 ],
             )
-            await self.index_words([c.content for c, _ in pending])
             await self.units.ensure(list({d.id: d.content for _, d in pending}.items()))
             async with self.db.transaction() as session:
                 await DocumentRepository(session).mark_indexed([c.id for c, _ in pending])
@@ -134,16 +131,6 @@ class IndexService:
                 progress(len(pending), 0)
             if len(pending) < BATCH:
                 return done
-
-    async def index_words(self, texts: Sequence[str]) -> int:
-        """Embed the words of ``texts`` the index does not have yet, each by itself: /ask
-        reads a page's words from there to find a synonym of a question's word."""
-        if self._words is None:  # read once: asking the index per batch is slow
-            self._words = await self.vectors.all_ids(WORDS)
-        missing = sorted({w for text in texts for w in page_words(text)} - self._words)
-        await self.vectors.upsert_words(missing)
-        self._words.update(missing)
-        return len(missing)
 
     async def chunks_changed(self) -> None:
         try:
@@ -165,7 +152,6 @@ class IndexService:
             async with self.db.transaction() as session:
                 await DocumentRepository(session).mark_all_unindexed()
             self.vectors.rebuilt.clear()
-            self._words = None
         proposals = await self._index_proposals(None)
         chunks = await self.index_pending_chunks()
         async with self.db.transaction() as session:
@@ -188,7 +174,6 @@ class IndexService:
             total = await ProposalRepository(session).count_all()
             total += await DocumentRepository(session).count_chunks()
         await self.vectors.reset()
-        self._words = None  # the words collection is empty again
         if progress:
             progress(0, total)
         proposals = await self._index_proposals(None, progress)
