@@ -51,8 +51,6 @@ MIN_STEM = 3
 MAX_NGRAM = 5
 
 
-
-
 def normalize(text: str) -> str:
     """The lookup form: casefolded, underscores as spaces, one space between words,
     accents dropped.

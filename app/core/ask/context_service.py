@@ -43,12 +43,15 @@ from app.core.ask.multilingual import (
     asks_who_voted,
     direction,
     english_phrase,
+    read_question,
 )
 from app.core.ask.passages import Found, PassageSearch
 from app.core.ask.proposal_search import ProposalSearch, SearchOutcome, keyword_terms
 from app.core.ask.spelling import Fix, Speller, describe
 from app.core.graph.graph_results import AskResult
 from app.core.graph.graph_service import GraphService
+from app.core.graph.proposal_facts import SOURCE_PREFIX as PROPOSAL_SOURCE
+from app.core.graph.proposal_facts import is_proposal_source
 from app.core.knowledge.document_service import DocumentService
 from app.core.knowledge.unit_index import UnitIndex
 from app.domain.clock import Clock
@@ -57,7 +60,9 @@ from app.domain.messages import N_
 from app.domain.models import Proposal
 from app.i18n import PSEUDO, SOURCE_LANGUAGE, Translator, normalize, translator
 from app.nlp.date_ranges import AmbiguousDateError, read_date_range
+from app.nlp.lexical import lexical_terms
 from app.persistence.database import Database
+from app.persistence.repositories.lexical import LexicalSearch
 from app.persistence.repositories.proposals import ProposalRepository
 from app.persistence.repositories.users import UserRepository
 from app.services.llm import AnswerContext, LLMService
@@ -322,7 +327,7 @@ class ContextService:
         self._keep_words(fresh, found_vectors[1:])
         word_vectors = {w: self._word_vectors[w] for w in terms}
         either = _alternatives(text, keyword_terms(keywords))
-        outcome, found, facts = await asyncio.gather(
+        outcome, found, facts, unknown = await asyncio.gather(
             self.search.search(
                 filters,
                 keywords,
@@ -333,12 +338,14 @@ class ContextService:
             ),
             self._passages(text, embedding),
             self._graph_answer(text),
+            self._unknown(text),
         )
         best = await self._sentences(text, embedding, found, analysis.language)
         help_strength = 0.0
         if HOW_TO.match(text) and not about_proposals:
             manual = await self.help.scored(text, embedding)
             help_strength = manual[0][0] if manual else 0.0
+        rules = read_question(text, analysis.language)  # the rules' reading beside a model's
         read = decision.signals(
             text,
             analysis.intent,
@@ -349,6 +356,8 @@ class ContextService:
             best,
             facts,
             analysis.language,
+            topic_phrase.reread(text, rules).intent,
+            unknown,
         )
         return Gathered(
             analysis, filters, notes, keywords, embedding, outcome, found, best, facts,
@@ -365,11 +374,15 @@ class ContextService:
             entries = await self.help.best(text, g.embedding, tr.language)
             return await self.help.answer(text, entries, self.llm, tr.language)
         chosen = decision.decide(g.signals)
-        if chosen.source == "proposals":
+        voters = asks_who_voted(text, analysis.language)
+        # a fact the graph mirrors from a proposal is answered by the proposal itself
+        found_ids = {p.id for p in g.outcome.proposals}
+        mirrored = chosen.source == "facts" and bool(_mirrored(g.facts) & found_ids)
+        if chosen.source == "proposals" or voters or mirrored:  # voters: votes are secret
             return await self._proposals(
                 text, g.filters, g.keywords, g.outcome, passages, g.notes,
                 _why_proposals(g), tr,
-                asks_who(text, analysis.language), asks_who_voted(text, analysis.language),
+                asks_who(text, analysis.language), voters,
             )  # fmt: skip
         if chosen.source == "facts" and g.facts is not None and g.facts.relevant_facts:
             return await knowledge_answers.facts(text, g.facts, passages, self.llm, tr, FACTS_NAMED)
@@ -470,8 +483,27 @@ class ContextService:
         """The passages words and meaning find together, best first."""
         return await self.passage_search.search(text, embedding, proposal_id=proposal_id)
 
+    async def _unknown(self, text: str) -> float:
+        """The share of the question's terms that nothing in the knowledge base holds."""
+        terms = set(lexical_terms(text, self.passage_search.language))
+        if not terms:
+            return 0.0
+        async with self.db.transaction() as session:
+            known = await LexicalSearch(session).known(sorted(terms))
+        return 1.0 - len(known) / len(terms)
+
     async def _graph_answer(self, text: str) -> AskResult | None:
         return await fact_paths.ask(self.graph, text, self.spelling.lexicon, FACTS_SHOWN)
+
+
+def _mirrored(facts: AskResult | None) -> set[int]:
+    """The proposals the best fact was mirrored from (app/core/graph/proposal_facts)."""
+    best = facts.relevant_facts[:1] if facts is not None else []
+    return {
+        int(s.fact.source.removeprefix(PROPOSAL_SOURCE))
+        for s in best
+        if s.fact.source and is_proposal_source(s.fact.source)
+    }
 
 
 def _why_proposals(g: Gathered) -> str:

@@ -55,6 +55,7 @@ class Signals:
     sentence_score: float  # the sentence scorer's belief that it answers (sentences.py)
     fact_strength: float  # the graph's relevance of its best fact (1: a path followed)
     fact_cover: float  # share of the question's terms in the best facts
+    unknown: float  # share of the question's terms no passage, proposal or fact holds
 
     def vector(self) -> np.ndarray:
         return np.array(list(asdict(self).values()), dtype=np.float64)
@@ -93,7 +94,12 @@ def signals(
     best: Sequence[Scored],
     facts: AskResult | None,
     language: str,
+    rules_intent: str | None = None,
+    unknown: float = 0.0,
 ) -> Signals:
+    """``intent`` is the backend's reading (a model's, or the rules'); ``rules_intent`` the
+    rules' reading beside a model's: each is half the cue, so a model's reading is one
+    cue among the evidence, never the verdict."""
     asked = set(lexical_terms(question, language))
     top = proposals.ranked[0] if proposals.ranked else None
     topic_terms = set(lexical_terms(topic or "", language))
@@ -109,8 +115,8 @@ def signals(
         strength = 1.0 if complete else float(facts.relevant_facts[0].relevance)
     fact_text = " ".join(f"{f.subject} {f.predicate} {f.object}" for f in fact_list)
     return Signals(
-        cue_proposals=float(intent == INTENT_PROPOSALS),
-        cue_facts=float(intent == INTENT_FACTS),
+        cue_proposals=_cue(INTENT_PROPOSALS, intent, rules_intent),
+        cue_facts=_cue(INTENT_FACTS, intent, rules_intent),
         filtered=float(filtered),
         asks_who=float(bool(_WHO.match(question))),
         proposal_found=float(top is not None),
@@ -124,7 +130,12 @@ def signals(
         sentence_score=sentence.score if sentence else 0.0,
         fact_strength=strength,
         fact_cover=share(asked, fact_text, language),
+        unknown=unknown,
     )
+
+
+def _cue(kind: str, intent: str, rules_intent: str | None) -> float:
+    return (float(intent == kind) + float((rules_intent or intent) == kind)) / 2
 
 
 def _proposal_text(ranked: object) -> str:
