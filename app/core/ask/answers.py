@@ -318,18 +318,6 @@ def _content_forms(text: str) -> set[str]:
 
 # Words that name a kind of document, not a subject: "policy on dragons" is not about
 # the parking policy.
-_GENERIC = frozenset(
-    "policy policies rule rules document documents doc docs guideline guidelines process "
-    "procedure procedures regulation regulations handbook manual faq work works".split()
-)
-
-
-def shares_words(question: str, text: str) -> bool:
-    """Whether the text contains a subject word of the question (any form of it)."""
-    wanted = {f for f in _content_forms(question) if f not in _GENERIC}
-    return bool(wanted & _content_forms(text))
-
-
 QUANTITY_GIVEN = 100  # a sentence giving the quantity asked for comes first
 _DIGIT = re.compile(r"\d")
 
