@@ -60,7 +60,7 @@ STATUS_PATTERNS: list[tuple[re.Pattern[str], ProposalStatus]] = [
             rf"\b(open|active|ongoing|running|current(?:ly)?|{_LIVE}|pending|"
             r"still (?:open|running)|"
             r"accepting votes|in progress|can (?:i|we) (?:still )?vote|(?:i|we) can still vote|"
-            r"going on|right now|"
+            r"going on|right now|rn|"
             r"at the moment|upcoming|unfinished|undecided)\b",
             re.I,
         ),

@@ -37,6 +37,7 @@ from app.core.ask.analysis import HOW_TO, INTENT_PROPOSALS, AskAnalysis, asks_ho
 from app.core.ask.help import HelpIndex
 from app.core.ask.knowledge_answers import RELATED_DOC
 from app.core.ask.language import detect_language
+from app.core.ask.mentions import mark_members
 from app.core.ask.models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
 from app.core.ask.multilingual import (
     asks_who,
@@ -173,7 +174,8 @@ class ContextService:
         reading, fixes = text, list[Fix]()
         if read_in == SOURCE_LANGUAGE:  # typos are read against English and our own words
             reading, fixes = await self.spelling.correct(text)  # "evnts" -> "events"
-        return reading, fixes, await self.llm.analyze_ask_query(reading, read_in)
+        marked = await mark_members(reading, self.db)  # "from sofia": a member, a proposer
+        return reading, fixes, await self.llm.analyze_ask_query(marked, read_in)
 
     async def inspect(
         self, question: str, *, user_id: int | None = None, language: str | None = None
