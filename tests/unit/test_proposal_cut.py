@@ -11,7 +11,7 @@ from app.core.ask.proposal_cut import FEATURES, Candidate, features
 
 
 def _candidate(i: int, cosine: float, cover: float, rank: int | None = None) -> Candidate:
-    return Candidate(i, 1.0 / (RRF_K + (rank or i)), rank or i, cosine, cover, 0.0)
+    return Candidate(i, 1.0 / (RRF_K + (rank or i)), rank or i, cosine, cover)
 
 
 def test_fusion_puts_what_both_rankings_hold_first() -> None:
@@ -25,11 +25,13 @@ def test_features_are_relative_to_the_question() -> None:
     rows = features([_candidate(1, 0.41, 0.0), _candidate(2, 0.36, 0.0), _candidate(3, 0.16, 0.0)])
     column = {name: rows[:, i] for i, name in enumerate(FEATURES)}
     assert rows.shape == (3, len(FEATURES))
-    assert column["rank"][0] == 0.0 and column["fused_share"][0] == 1.0
-    assert np.allclose(column["cosine_gap"], [0.0, 0.05, 0.25])
     # the fall from 0.36 to 0.16 is what separates the third from the two above it
     assert np.allclose(column["drop_above"], [0.0, 0.05, 0.2])
+    assert np.allclose(column["drop_below"], [0.05, 0.2, 0.0])
     assert column["cosine_z"][0] > 0 > column["cosine_z"][2]
+    assert column["no_words"].tolist() == [1.0, 1.0, 1.0]  # meaning alone found them
+    held = features([_candidate(1, 0.2, 1.0), _candidate(2, 0.3, 0.0)])
+    assert held[:, FEATURES.index("no_words")].tolist() == [0.0, 0.0]
     assert features([]).shape == (0, len(FEATURES))
 
 

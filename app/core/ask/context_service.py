@@ -313,9 +313,15 @@ class ContextService:
         # poorly inside a sentence about proposals), otherwise the question itself,
         # also when it asks how proposals work ("how many votes does a poll need?").
         listing = about_proposals and keywords and not asks_how_it_works(text)
-        embedding = await self._embed(keywords if listing and keywords else text)
+        # Proposals are searched by the topic's own embedding whatever the cue says (the
+        # cue is evidence for the decision, not a verdict): "anything to do with time
+        # off?" names no proposal, yet its topic is one. Both ride in one model call.
+        query = keywords if listing and keywords else text
+        vectors = await self.vectors.embed([query] if query == keywords or not keywords
+                                           else [query, keywords])  # fmt: skip
+        embedding, topic_vector = vectors[0], vectors[-1]
         outcome, found, facts, unknown = await asyncio.gather(
-            self.search.search(filters, keywords, embedding, language=analysis.language),
+            self.search.search(filters, keywords, topic_vector, language=analysis.language),
             self._passages(text, embedding),
             self._graph_answer(text),
             self._unknown(text),

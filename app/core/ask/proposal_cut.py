@@ -26,15 +26,12 @@ import numpy as np
 MODEL = Path(__file__).with_name("proposal_cut.json")
 Z_EPSILON = 1e-3  # keeps the z-score of a question whose candidates tie finite
 FEATURES = (
-    "fused_share",  # its reciprocal-rank-fusion score over the best candidate's
-    "rank",  # log of its place in the fused ranking (0 for the first)
     "cosine",  # cosine of the topic and the proposal (0: the model does not read it)
-    "cosine_gap",  # the best candidate's cosine minus its own
     "cosine_z",  # its cosine against the question's candidates: (cos - mean) / std
     "drop_above",  # the largest fall in cosine between the best candidate and it
+    "drop_below",  # the fall in cosine from it to the next candidate down
     "cover",  # share of the topic's terms its title, description and options hold
-    "cover_gap",  # the best candidate's share minus its own
-    "title_cover",  # share of the topic's terms its title holds
+    "no_words",  # 1 when no candidate holds any of the topic's terms: meaning alone
 )
 
 
@@ -43,37 +40,35 @@ class Candidate:
     """One proposal the fusion returned, before the cut."""
 
     proposal_id: int
-    fused: float
+    fused: float  # its reciprocal-rank-fusion score
     rank: int  # 1-based place in the fused ranking
     cosine: float
     cover: float
-    title_cover: float
 
 
 def features(candidates: Sequence[Candidate]) -> np.ndarray:
-    """Each candidate's FEATURES row, relative to the others of the same question: where
-    a list ends shows in how a candidate stands against its neighbours (a fall in
-    cosine, a word the better ones hold), not in any absolute score alone."""
+    """Each candidate's FEATURES row, read against the others of the same question:
+    where a list ends shows in a fall in cosine and in the words the better ones hold,
+    not in any absolute score alone (short topics embed low and close together)."""
     if not candidates:
         return np.zeros((0, len(FEATURES)))
-    fused = np.array([c.fused for c in candidates])
     cosine = np.array([c.cosine for c in candidates])
     cover = np.array([c.cover for c in candidates])
     order = np.argsort(-cosine, kind="stable")
-    falls = np.concatenate([[0.0], cosine[order][:-1] - cosine[order][1:]])
-    drop_above = np.empty_like(cosine)
-    drop_above[order] = np.maximum.accumulate(falls)
+    ranked = cosine[order]
+    falls = ranked[:-1] - ranked[1:]
+    drop_above, drop_below = np.empty_like(cosine), np.empty_like(cosine)
+    drop_above[order] = np.maximum.accumulate(np.concatenate([[0.0], falls]))
+    drop_below[order] = np.concatenate([falls, [0.0]])
+    no_words = float(not cover.any())
     return np.column_stack(
         [
-            fused / (fused.max() or 1.0),
-            np.log([c.rank for c in candidates]),
             cosine,
-            cosine.max() - cosine,
             (cosine - cosine.mean()) / (cosine.std() + Z_EPSILON),
             drop_above,
+            drop_below,
             cover,
-            cover.max() - cover,
-            [c.title_cover for c in candidates],
+            np.full_like(cosine, no_words),
         ]
     ).astype(np.float64)
 

@@ -130,7 +130,7 @@ class ProposalSearch:
         fused = fuse([str(i) for i in cosine], [str(i) for i in lexical_ids])
         ids = [int(k) for k, _ in fused]
         unseen = [i for i in ids if i not in cosine]
-        if unseen and embedding is not None:
+        if unseen and embedding is not None:  # stored vectors: no model call
             stored = await self.vectors.vectors(PROPOSALS, [proposal_key(i) for i in unseen])
             cosine |= {i: float(stored[proposal_key(i)] @ embedding)
                        for i in unseen if proposal_key(i) in stored}  # fmt: skip
@@ -160,7 +160,6 @@ class ProposalSearch:
                     rank=rank,
                     cosine=cosine.get(proposal.id, 0.0),
                     cover=share(terms, text, self.language),
-                    title_cover=share(terms, proposal.title, self.language),
                 )
             )
             found.append(proposal)
