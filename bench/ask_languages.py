@@ -35,7 +35,8 @@ if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
 from app.core.ask.multilingual import read_question  # noqa: E402
-from app.core.ask.proposal_search import _Words, keyword_terms  # noqa: E402
+from app.core.ask.proposal_search import keyword_terms  # noqa: E402
+from app.nlp.lexical import lexical_terms  # noqa: E402
 from bench.ask_languages_data import LANGUAGES, TOPICS  # noqa: E402
 
 Embed = Callable[[list[str]], np.ndarray]
@@ -89,7 +90,8 @@ def words() -> dict[str, Any]:
         for i, question in enumerate(questions):
             terms = keyword_terms(read_question(question, language).content_keywords)
             for j, text in enumerate(proposals):
-                has = bool(terms) and any(_Words(text, language).has(t) for t in terms)
+                held = set(lexical_terms(text, language))
+                has = bool(terms) and any(set(lexical_terms(t, language)) & held for t in terms)
                 found += has and i == j
                 wrong += has and i != j
         out[language] = {"recall": round(found / len(questions), 3), "wrong_matches": wrong}

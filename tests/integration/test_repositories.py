@@ -52,6 +52,21 @@ async def test_big_telegram_ids_and_user_refresh(database: Database) -> None:
     assert by_name == user
 
 
+async def test_a_name_typed_plainly_finds_the_member(database: Database) -> None:
+    async with database.transaction() as session:
+        users = UserRepository(session)
+        await users.upsert(User(7, "sofia_r", "Sofía"), NOW)
+        await users.upsert(User(8, "jonas", "Jonas"), NOW)
+        await users.upsert(User(9, "sofia_b", "Sofiane"), NOW)
+    async with database.transaction() as session:
+        users = UserRepository(session)
+        assert [u.telegram_id for u in await users.find_by_name("sofía")] == [7]
+        assert [u.telegram_id for u in await users.find_by_name("sofia")] == [7]  # accents
+        assert [u.telegram_id for u in await users.find_by_name("JONAS")] == [8]
+        assert await users.find_by_name("sofi") == []  # a part of a name is no name
+        assert await users.find_by_name("%") == [] and await users.find_by_name("") == []
+
+
 async def test_submission_upsert_keeps_one_row(database: Database) -> None:
     pid = await _proposal(database)
     async with database.transaction() as session:

@@ -41,6 +41,10 @@ CASES = [
     # "live" as a verb is no status
     ("how many people live here", D, None, None, None, None, None, None),
     ("any live polls?", P, None, S.OPEN, T.MULTIPLE_CHOICE, None, None, None),
+    # cancelled is the narrower state, whatever word of ending comes first
+    ("which proposals ended up getting cancelled?", P, None, S.CANCELLED, None, None,
+     None, None),
+    ("anything open rn", P, None, S.OPEN, None, None, None, None),
 ]  # fmt: skip
 
 

@@ -92,15 +92,3 @@ def test_a_topic_is_a_category_only_by_its_words() -> None:
     assert categories.named(["food", "trucks", "parking"]) is None  # too long for a category
     food = categories.named(["food", "trucks"])
     assert food is not None and categories.rest(food, ["food", "trucks"]) == ["trucks"]
-
-
-def test_a_stem_finds_its_family_not_a_word_that_starts_alike() -> None:
-    from app.core.ask.proposal_search import _Words
-
-    assert _Words("Waterproof covers for the bikes").has("water")  # water|proof
-    assert _Words("A new election of the board").has("elections")
-    assert not _Words("Charging points for electric cars").has("elections")  # elect|ric
-    # a month's name is met only by itself: "marching" is not "apply by March"
-    assert not _Words("The city closes the street if we apply by March.").has("marching")
-    assert _Words("The garden opens in March").has("march")
-    assert _Words("Marching band at the festival").has("march")

@@ -60,7 +60,7 @@ STATUS_PATTERNS: list[tuple[re.Pattern[str], ProposalStatus]] = [
             rf"\b(open|active|ongoing|running|current(?:ly)?|{_LIVE}|pending|"
             r"still (?:open|running)|"
             r"accepting votes|in progress|can (?:i|we) (?:still )?vote|(?:i|we) can still vote|"
-            r"going on|right now|"
+            r"going on|right now|rn|"
             r"at the moment|upcoming|unfinished|undecided)\b",
             re.I,
         ),
@@ -294,6 +294,8 @@ def analyze_question(question: str) -> AskAnalysis:
     phrase, rest = extract_date_phrase(text)
     proposer = _proposer(rest)
     status = _first_match(STATUS_PATTERNS, rest)  # type: ignore[arg-type]
+    if STATUS_PATTERNS[0][0].search(rest):  # the narrower state: "ended up cancelled"
+        status = STATUS_PATTERNS[0][1]
     kind = _first_match(TYPE_PATTERNS, rest)  # type: ignore[arg-type]
     date_field = None
     if phrase:

@@ -227,7 +227,6 @@ def listing(found: Sequence[Proposal], total: int, tr: Translator) -> list[str]:
 def proposals_how(
     filters: AskFilters, keywords: str | None, filtered_total: int | None, total: int,
     by_words: int, by_meaning: int, tr: Translator, meaning: bool = True,
-    category: tuple[str, int] | None = None,
 ) -> str:  # fmt: skip
     """``meaning``: whether the search used meaning too (not in a language the embedding
     model does not read)."""
@@ -248,16 +247,6 @@ def proposals_how(
                 "English only): {n} matched",
                 by_words,
                 where=where, words=keywords,
-            )  # fmt: skip
-        elif total and category and category[1]:
-            how = tr.ngettext(
-                "searched {where} for “{words}” by words and by meaning: {matched} matched "
-                "the words, {by_meaning} the meaning, {n} is about {category} in other words",
-                "searched {where} for “{words}” by words and by meaning: {matched} matched "
-                "the words, {by_meaning} the meaning, {n} are about {category} in other words",
-                category[1],
-                where=where, words=keywords, matched=by_words, by_meaning=by_meaning,
-                category=tr(category[0]),
             )  # fmt: skip
         elif total and by_meaning:
             how = tr.ngettext(

@@ -37,6 +37,7 @@ from app.core.ask.analysis import HOW_TO, INTENT_PROPOSALS, AskAnalysis, asks_ho
 from app.core.ask.help import HelpIndex
 from app.core.ask.knowledge_answers import RELATED_DOC
 from app.core.ask.language import detect_language
+from app.core.ask.mentions import mark_members
 from app.core.ask.models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
 from app.core.ask.multilingual import (
     asks_who,
@@ -75,8 +76,6 @@ PASSAGE_BEST = N_("a document passage matches it best")
 FACTS_NAMED = N_("the knowledge graph names what it asks about")
 FACTS_SHOWN = 8
 PROPOSAL_PASSAGES = 3  # a proposal's own passages quoted about it
-WORDS_KEPT = 4096  # word vectors kept between questions (1.5 kB each)
-TERMS_APART = 3  # a proposal topic of up to this many words is expanded word by word
 SELF = {"me", "i", "my", "myself", "mine"}
 
 # The usage hint; a front door fills in ``limit`` (MAX_QUESTION) in its reader's language.
@@ -126,15 +125,12 @@ class ContextService:
         self.graph = graph
         self.llm = llm
         self.tz = timezone
-        self.search = ProposalSearch(db, vectors)
+        self.search = ProposalSearch(db, vectors, language)
         self.passage_search = PassageSearch(db, vectors, documents, language)
         self.units = units or UnitIndex(vectors)
         self._english = translator("en", timezone)  # what a model reads as evidence
         self.help = HelpIndex(vectors.embed, timezone)
         self.spelling = Speller(db)
-        # single words embedded for the coverage checks and topic expansion, by word: a
-        # word's vector does not depend on the question, and members reuse their words
-        self._word_vectors: dict[str, np.ndarray] = {}
 
     def writer(self, read_in: str, language: str | None) -> Translator:
         """The translator the answer is written with: the question's language, or the
@@ -173,7 +169,8 @@ class ContextService:
         reading, fixes = text, list[Fix]()
         if read_in == SOURCE_LANGUAGE:  # typos are read against English and our own words
             reading, fixes = await self.spelling.correct(text)  # "evnts" -> "events"
-        return reading, fixes, await self.llm.analyze_ask_query(reading, read_in)
+        marked = await mark_members(reading, self.db)  # "from sofia": a member, a proposer
+        return reading, fixes, await self.llm.analyze_ask_query(marked, read_in)
 
     async def inspect(
         self, question: str, *, user_id: int | None = None, language: str | None = None
@@ -316,26 +313,15 @@ class ContextService:
         # poorly inside a sentence about proposals), otherwise the question itself,
         # also when it asks how proposals work ("how many votes does a poll need?").
         listing = about_proposals and keywords and not asks_how_it_works(text)
-        # A proposal topic's words ride in the same model call, each expanded on its
-        # own (ProposalSearch).
-        terms = keyword_terms(keywords) if listing else []
-        terms = terms if 1 < len(terms) <= TERMS_APART else []
-        fresh = [w for w in terms if w not in self._word_vectors]  # words recur: kept
+        # Proposals are searched by the topic's own embedding whatever the cue says (the
+        # cue is evidence for the decision, not a verdict): "anything to do with time
+        # off?" names no proposal, yet its topic is one. Both ride in one model call.
         query = keywords if listing and keywords else text
-        found_vectors = await self.vectors.embed([query, *fresh])
-        embedding = found_vectors[0]
-        self._keep_words(fresh, found_vectors[1:])
-        word_vectors = {w: self._word_vectors[w] for w in terms}
-        either = _alternatives(text, keyword_terms(keywords))
+        vectors = await self.vectors.embed([query] if query == keywords or not keywords
+                                           else [query, keywords])  # fmt: skip
+        embedding, topic_vector = vectors[0], vectors[-1]
         outcome, found, facts, unknown = await asyncio.gather(
-            self.search.search(
-                filters,
-                keywords,
-                embedding,
-                alternatives=either,
-                language=analysis.language,
-                term_vectors=word_vectors,
-            ),
+            self.search.search(filters, keywords, topic_vector, language=analysis.language),
             self._passages(text, embedding),
             self._graph_answer(text),
             self._unknown(text),
@@ -397,11 +383,6 @@ class ContextService:
             content_keywords=analysis.content_keywords,
         )
 
-    def _keep_words(self, words: list[str], vectors: np.ndarray) -> None:
-        if len(self._word_vectors) + len(words) > WORDS_KEPT:
-            self._word_vectors.clear()  # a fresh start costs a few embeddings, never memory
-        self._word_vectors.update(zip(words, vectors, strict=True))
-
     async def _proposals(
         self,
         text: str,
@@ -436,7 +417,6 @@ class ContextService:
         how = say.proposals_how(
             filters, keywords, outcome.filtered_total, outcome.total, outcome.by_words,
             outcome.by_meaning, tr, outcome.meaning,
-            (outcome.category, outcome.by_category) if outcome.category else None,
         )  # fmt: skip
         because = tr("I answered from proposals because {why}.", why=tr(why))
         sections.append(" ".join([how, because, *notes]))
@@ -542,19 +522,6 @@ def _corrected(response: AskResponse, asked: str, fixes: list[Fix], tr: Translat
         response.answer = f"{response.answer}\n\n{note}"
     response.question = asked
     return response
-
-
-_OR = re.compile(r"(?<=\w) or (?=\w)", re.I)
-
-
-def _alternatives(text: str, terms: list[str]) -> list[list[str]]:
-    """The topic's words in the groups the question offers as alternatives ("wifi or
-    internet"; "childcare or a kids corner": one of them in full will do), or []."""
-    parts = _OR.split(text)
-    if len(parts) < 2:
-        return []
-    groups = [[w for w in keyword_terms(part) if w in terms] for part in parts]
-    return [g for g in groups if g]
 
 
 _TARGET = re.compile(r"^\s*(#)?(\d{1,9})\b[\s:,.-]*(.*)$", re.S)  # ids fit 32 bits

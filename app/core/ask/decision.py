@@ -45,6 +45,7 @@ class Signals:
     filtered: float  # it states a status, type, date or proposer
     asks_who: float
     proposal_found: float  # some proposal matched inside the filters
+    proposal_chance: float  # the proposal cut's belief in its best candidate (proposal_cut.py)
     proposal_cover: float  # share of the topic's words the best proposal contains
     proposal_cosine: float
     passage_cosine: float  # the best passage's cosine to the question
@@ -101,7 +102,10 @@ def signals(
     rules' reading beside a model's: each is half the cue, so a model's reading is one
     cue among the evidence, never the verdict."""
     asked = set(lexical_terms(question, language))
-    top = proposals.ranked[0] if proposals.ranked else None
+    # the best proposal kept, else the best candidate the cut left out: how near it came
+    near = max(proposals.candidates, key=lambda r: r.score, default=None)
+    top = proposals.ranked[0] if proposals.ranked else near
+    chance = near.score if near is not None else float(bool(proposals.ranked))
     topic_terms = set(lexical_terms(topic or "", language))
     lead = max(passages, key=lambda h: h.similarity) if passages else None
     other = max(
@@ -119,7 +123,8 @@ def signals(
         cue_facts=_cue(INTENT_FACTS, intent, rules_intent),
         filtered=float(filtered),
         asks_who=float(bool(_WHO.match(question))),
-        proposal_found=float(top is not None),
+        proposal_found=float(bool(proposals.ranked)),
+        proposal_chance=chance,
         proposal_cover=share(topic_terms, _proposal_text(top), language) if top else 0.0,
         proposal_cosine=float(top.similarity or 0.0) if top else 0.0,
         passage_cosine=lead.similarity if lead else 0.0,

@@ -6,7 +6,18 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Select, Table, bindparam, case, func, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    Table,
+    and_,
+    bindparam,
+    case,
+    func,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
@@ -59,8 +70,7 @@ def _with_proposer() -> Select[Any]:  # SQLAlchemy 2.1 types rows as tuples
     )
 
 
-def _criteria(
-    stmt: Select[Any],
+def criteria_condition(
     *,
     status: ProposalStatus | None = None,
     proposal_type: ProposalType | None = None,
@@ -68,16 +78,18 @@ def _criteria(
     creation_date_range: tuple[datetime | None, datetime | None] | None = None,
     proposer_id: int | None = None,
     ids: Sequence[int] | None = None,
-) -> Select[Any]:
-    """The WHERE clauses /ask's filters become; ranges are half-open [start, end)."""
+) -> ColumnElement[bool] | None:
+    """The WHERE clause /ask's filters become (None: no filter); ranges are half-open
+    [start, end). One condition, so other queries (the lexical index's) apply it too."""
+    parts: list[ColumnElement[bool]] = []
     if status is not None:
-        stmt = stmt.where(ProposalRow.status == status.value)
+        parts.append(ProposalRow.status == status.value)
     if proposal_type is not None:
-        stmt = stmt.where(ProposalRow.proposal_type == proposal_type.value)
+        parts.append(ProposalRow.proposal_type == proposal_type.value)
     if proposer_id is not None:
-        stmt = stmt.where(ProposalRow.proposer_id == proposer_id)
+        parts.append(ProposalRow.proposer_id == proposer_id)
     if ids is not None:
-        stmt = stmt.where(ProposalRow.id.in_(list(ids)))
+        parts.append(ProposalRow.id.in_(list(ids)))
     for column, bounds in (
         (ProposalRow.deadline_at, date_range),
         (ProposalRow.created_at, creation_date_range),
@@ -86,10 +98,15 @@ def _criteria(
             continue
         start, end = bounds
         if start is not None:
-            stmt = stmt.where(column >= start)
+            parts.append(column >= start)
         if end is not None:
-            stmt = stmt.where(column < end)
-    return stmt
+            parts.append(column < end)
+    return and_(*parts) if parts else None
+
+
+def _criteria(stmt: Select[Any], **criteria: Any) -> Select[Any]:
+    condition = criteria_condition(**criteria)
+    return stmt if condition is None else stmt.where(condition)
 
 
 class ProposalRepository:

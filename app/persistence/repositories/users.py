@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from datetime import datetime
 from typing import Any, cast
 
@@ -13,6 +15,13 @@ from app.persistence.models import UserRow
 from app.persistence.repositories.base import dialect_insert, prebuilt
 
 _USERS = cast(Table, UserRow.__table__)
+_NAME_PARTS = re.compile(r"[._\-\d]+")  # what separates a username's parts: "sofia_r"
+
+
+def _fold(text: str) -> str:
+    """``text`` without accents ("sofía" -> "sofia")."""
+    decomposed = unicodedata.normalize("NFD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def _build_upsert(insert: Any) -> Any:
@@ -111,17 +120,33 @@ class UserRepository:
 
     async def find_by_name(self, name: str) -> list[User]:
         """People a question may mean by ``name``: the username, else the first name
-        (case-insensitive). Several people can share a first name."""
+        (case-insensitive), else a first name that differs only by its accents ("sofia"
+        for "Sofía"), else a username whose first part it is ("sofia" for "sofia_r").
+        Several people can share a first name."""
         wanted = name.lstrip("@").lower()
-        rows = (
-            await self.session.scalars(
-                select(UserRow).where(func.lower(UserRow.username) == wanted).limit(5)
-            )
-        ).all()
-        if not rows:
+        if not wanted:
+            return []
+        for column in (UserRow.username, UserRow.first_name):
             rows = (
                 await self.session.scalars(
-                    select(UserRow).where(func.lower(UserRow.first_name) == wanted).limit(5)
+                    select(UserRow).where(func.lower(column) == wanted).limit(5)
                 )
             ).all()
-        return [to_user(r) for r in rows]
+            if rows:
+                return [to_user(r) for r in rows]
+        bare = _fold(wanted)
+        near = (
+            await self.session.scalars(
+                select(UserRow)
+                .where(
+                    or_(
+                        func.length(UserRow.first_name) == len(wanted),
+                        func.lower(UserRow.username).startswith(wanted, autoescape=True),
+                    )
+                )
+                .limit(200)
+            )
+        ).all()
+        accents = [r for r in near if _fold((r.first_name or "").lower()) == bare]
+        parts = [r for r in near if _NAME_PARTS.split((r.username or "").lower())[0] == wanted]
+        return [to_user(r) for r in (accents or parts)[:5]]

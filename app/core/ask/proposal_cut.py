@@ -1,0 +1,141 @@
+"""How many of the ranked proposals a question asks for: one fitted cut.
+
+The proposals a topic finds come ranked by words and meaning fused (proposal_search.py);
+the list a member wants is some head of that ranking, and where it ends differs with
+every question: "parking" has three proposals that say it, "events" a dozen that never
+use the word. No hand-set floor or ratio decides it. Each candidate is described by a
+few general features (where the fusion put it, its cosine to the topic and the gap to
+the best cosine, the share of the topic's words it holds and the gap to the best share),
+and a logistic regression over them, fitted on the development communities' labelled
+questions by scripts/fit_proposal_cut.py, gives the probability that the question asks
+for it. A candidate is kept when that probability reaches the fitted threshold.
+
+The coefficients live in proposal_cut.json beside this file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+MODEL = Path(__file__).with_name("proposal_cut.json")
+Z_EPSILON = 1e-3  # keeps the z-score of a question whose candidates tie finite
+FEATURES = (
+    "cosine",  # cosine of the topic and the proposal (0: the model does not read it)
+    "cosine_z",  # its cosine against the question's candidates: (cos - mean) / std
+    "drop_above",  # the largest fall in cosine between the best candidate and it
+    "drop_below",  # the fall in cosine from it to the next candidate down
+    "cover",  # share of the topic's terms its title, description and options hold
+    "no_words",  # 1 when no candidate holds any of the topic's terms: meaning alone
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One proposal the fusion returned, before the cut."""
+
+    proposal_id: int
+    fused: float  # its reciprocal-rank-fusion score
+    rank: int  # 1-based place in the fused ranking
+    cosine: float
+    cover: float
+
+
+def features(candidates: Sequence[Candidate]) -> np.ndarray:
+    """Each candidate's FEATURES row, read against the others of the same question:
+    where a list ends shows in a fall in cosine and in the words the better ones hold,
+    not in any absolute score alone (short topics embed low and close together)."""
+    if not candidates:
+        return np.zeros((0, len(FEATURES)))
+    cosine = np.array([c.cosine for c in candidates])
+    cover = np.array([c.cover for c in candidates])
+    order = np.argsort(-cosine, kind="stable")
+    ranked = cosine[order]
+    falls = ranked[:-1] - ranked[1:]
+    drop_above, drop_below = np.empty_like(cosine), np.empty_like(cosine)
+    drop_above[order] = np.maximum.accumulate(np.concatenate([[0.0], falls]))
+    drop_below[order] = np.concatenate([falls, [0.0]])
+    no_words = float(not cover.any())
+    return np.column_stack(
+        [
+            cosine,
+            (cosine - cosine.mean()) / (cosine.std() + Z_EPSILON),
+            drop_above,
+            drop_below,
+            cover,
+            np.full_like(cosine, no_words),
+        ]
+    ).astype(np.float64)
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Logistic regression over standardised FEATURES, and the probability that keeps."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray
+    bias: float
+    threshold: float
+
+    def probabilities(self, rows: np.ndarray) -> np.ndarray:
+        if not len(rows):
+            return np.zeros(0)
+        z = ((rows - self.mean) / self.scale) @ self.weights + self.bias
+        return 1.0 / (1.0 + np.exp(-z))
+
+    def keep(self, rows: np.ndarray) -> np.ndarray:
+        """Which rows the question asks for."""
+        return self.probabilities(rows) >= self.threshold
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "features": list(FEATURES),
+            "mean": [round(float(v), 6) for v in self.mean],
+            "scale": [round(float(v), 6) for v in self.scale],
+            "weights": [round(float(v), 6) for v in self.weights],
+            "bias": round(float(self.bias), 6),
+            "threshold": round(float(self.threshold), 4),
+        }
+
+
+@cache
+def cut(path: Path = MODEL) -> Cut:
+    data = json.loads(path.read_text())
+    if tuple(data["features"]) != FEATURES:
+        raise ValueError(f"{path} was fitted for other features: refit it")
+    return Cut(
+        np.array(data["mean"]),
+        np.array(data["scale"]),
+        np.array(data["weights"]),
+        float(data["bias"]),
+        float(data["threshold"]),
+    )
+
+
+def fit(
+    rows: np.ndarray,
+    labels: np.ndarray,
+    weights: np.ndarray,
+    l2: float = 1.0,
+    threshold: float = 0.5,
+    steps: int = 3000,
+) -> Cut:
+    """Weighted logistic regression by gradient descent with an L2 penalty (numpy only:
+    the data are a few thousand candidates)."""
+    mean, scale = rows.mean(axis=0), rows.std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    z = (rows - mean) / scale
+    w_rows = weights / weights.sum()
+    coef, bias = np.zeros(z.shape[1]), 0.0
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-(z @ coef + bias)))
+        error = (p - labels) * w_rows
+        coef -= 0.5 * (z.T @ error + l2 * coef / len(rows))
+        bias -= 0.5 * float(error.sum())
+    return Cut(mean, scale, coef, bias, threshold)

@@ -1,0 +1,60 @@
+"""/ask's proposal search end to end (`coordbot ask`, ASK_PIPELINE=general): a member
+named in lower case is the proposer, and a topic no proposal names in its words is found
+by meaning, inside the filters, with the fitted cut deciding how many are listed.
+
+The fixture (tests/fixtures/proposal_search/fixture.json) is written for this test; the
+cut was fitted on the development communities.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.cli import main
+from tests.e2e.conftest import json_lines
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "proposal_search" / "fixture.json"
+NOW = "2026-11-18T12:00:00Z"
+SOFIA = {1, 4, 6}  # her proposals; 1 and 4 are open
+
+
+@pytest.fixture
+def ask(env: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.setenv("ASK_PIPELINE", "general")
+    assert main(["seed", str(FIXTURE)]) == 0
+    capsys.readouterr()
+
+    def run(*questions: str) -> list[dict[str, Any]]:
+        batch = env / "questions.txt"
+        batch.write_text("\n".join(questions) + "\n")
+        assert main(["ask", "--batch", str(batch), "--now", NOW, "--json"]) == 0
+        return json_lines(capsys)
+
+    return run
+
+
+def test_a_lowercase_member_is_the_proposer(ask: Any) -> None:
+    open_ones, all_of_hers = ask("anything open from sofia", "proposals by sofia")
+    assert open_ones["intent"] == "query_proposals"
+    assert open_ones["filters"]["status"] == "open"
+    assert set(open_ones["proposals"]) == {1, 4}
+    assert "Sofia" in open_ones["answer"] or "sofia" in open_ones["answer"]
+    assert set(all_of_hers["proposals"]) == SOFIA
+
+
+def test_a_topic_in_other_words(ask: Any) -> None:
+    (leave,) = ask("any proposals about time off or leave?")
+    assert leave["intent"] == "query_proposals"
+    found = leave["proposals"]
+    assert found and found[0] == 1  # the one that says "leave" comes first
+    assert not {4, 5, 6, 7} & set(found)  # laptops, desks, paint, bikes are not time off
+
+
+def test_the_filters_hold_inside_the_topic(ask: Any) -> None:
+    (closed,) = ask("closed proposals about office furniture or desks")
+    assert closed["filters"]["status"] == "closed"
+    assert closed["proposals"] and set(closed["proposals"]) <= {2, 5, 6}
+    assert 5 in closed["proposals"]

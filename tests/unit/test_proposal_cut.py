@@ -1,0 +1,64 @@
+"""The proposal cut: features read relative to the question's other candidates, a
+logistic regression fitted on labelled candidates, and the fitted file it loads."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.core.ask import proposal_cut
+from app.core.ask.passages import RRF_K, fuse
+from app.core.ask.proposal_cut import FEATURES, Candidate, features
+
+
+def _candidate(i: int, cosine: float, cover: float, rank: int | None = None) -> Candidate:
+    return Candidate(i, 1.0 / (RRF_K + (rank or i)), rank or i, cosine, cover)
+
+
+def test_fusion_puts_what_both_rankings_hold_first() -> None:
+    fused = dict(fuse(["3", "1", "2"], ["2", "4"]))
+    assert next(iter(fused)) == "2"  # second by meaning, first by words
+    assert fused["2"] == 1 / (RRF_K + 3) + 1 / (RRF_K + 1)
+    assert fused["3"] > fused["4"] > 0  # first of one ranking beats second of the other
+
+
+def test_features_are_relative_to_the_question() -> None:
+    rows = features([_candidate(1, 0.41, 0.0), _candidate(2, 0.36, 0.0), _candidate(3, 0.16, 0.0)])
+    column = {name: rows[:, i] for i, name in enumerate(FEATURES)}
+    assert rows.shape == (3, len(FEATURES))
+    # the fall from 0.36 to 0.16 is what separates the third from the two above it
+    assert np.allclose(column["drop_above"], [0.0, 0.05, 0.2])
+    assert np.allclose(column["drop_below"], [0.05, 0.2, 0.0])
+    assert column["cosine_z"][0] > 0 > column["cosine_z"][2]
+    assert column["no_words"].tolist() == [1.0, 1.0, 1.0]  # meaning alone found them
+    held = features([_candidate(1, 0.2, 1.0), _candidate(2, 0.3, 0.0)])
+    assert held[:, FEATURES.index("no_words")].tolist() == [0.0, 0.0]
+    assert features([]).shape == (0, len(FEATURES))
+
+
+def test_a_fitted_cut_keeps_the_head_a_question_asks_for() -> None:
+    # each question: three close proposals then a fall, or words that only some hold
+    questions = [
+        [_candidate(1, 0.45, 0.0), _candidate(2, 0.4, 0.0), _candidate(3, 0.12, 0.0),
+         _candidate(4, 0.1, 0.0)],
+        [_candidate(1, 0.3, 1.0), _candidate(2, 0.25, 1.0), _candidate(3, 0.28, 0.0),
+         _candidate(4, 0.08, 0.0)],
+    ] * 5  # fmt: skip
+    labels = np.array([1, 1, 0, 0] * 10, dtype=np.float64)
+    rows = np.concatenate([features(q) for q in questions])
+    cut = proposal_cut.fit(rows, labels, np.ones(len(rows)), l2=0.1)
+    kept = cut.keep(features(questions[0]))
+    assert kept.tolist() == [True, True, False, False]
+    assert cut.keep(features(questions[1])).tolist() == [True, True, False, False]
+    again = proposal_cut.Cut(
+        *(np.array(cut.as_json()[k]) for k in ("mean", "scale", "weights")),  # type: ignore[arg-type]
+        float(cut.as_json()["bias"]),  # type: ignore[arg-type]
+        cut.threshold,
+    )
+    assert np.allclose(again.probabilities(rows), cut.probabilities(rows), atol=1e-4)
+
+
+def test_the_stored_cut_matches_the_features() -> None:
+    stored = proposal_cut.cut()
+    assert stored.weights.shape == (len(FEATURES),)
+    assert 0.0 < stored.threshold < 1.0
+    assert proposal_cut.cut().keep(np.zeros((0, len(FEATURES)))).shape == (0,)
