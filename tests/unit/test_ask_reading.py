@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from app.core.ask.analysis import analyze_question
 from app.core.ask.categories import Categories
 from app.core.ask.fact_paths import with_whole_names
 from app.core.ask.proposal_search import keyword_terms
 from app.core.ask.spelling import Lexicon, distance
-from app.core.ask.topic_phrase import reread, topic_span
-from app.domain.models import ProposalStatus
 
 TEXTS = [
     "Monthly board game night in the event room",
@@ -49,24 +46,6 @@ def test_a_long_typo_of_a_common_word_is_not_read_as_ours() -> None:
     lexicon = Lexicon([*TEXTS, "Two proposals are pending"])
     assert lexicon.correct("pendng") == "pending"  # one edit from ours
     assert lexicon.correct("openning") is None  # two from "pending", one from "opening"
-
-
-def test_status_words_inside_the_topic_are_topic_words() -> None:
-    question = "proposals about closing the space over the holidays"
-    read = reread(question, analyze_question(question))
-    assert read.status is None  # "over" is a preposition here
-    assert "closing" in (read.content_keywords or "").split()
-    assert keyword_terms(read.content_keywords)[:2] == ["closing", "space"]
-
-
-def test_a_status_outside_the_topic_stays_a_filter() -> None:
-    question = "any proposals about parking that are still open"
-    read = reread(question, analyze_question(question))
-    assert read.status is ProposalStatus.OPEN
-    asked = "which proposals about the gym are open?"  # the topic ends at its verb
-    assert reread(asked, analyze_question(asked)).status is ProposalStatus.OPEN
-    assert topic_span(question) is not None
-    assert question[slice(*topic_span(question))] == "parking"  # type: ignore[misc]
 
 
 def test_conversation_words_are_no_search_words() -> None:

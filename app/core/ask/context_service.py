@@ -31,7 +31,6 @@ from app.core.ask import (
     fact_paths,
     knowledge_answers,
     sentences,
-    topic_phrase,
 )
 from app.core.ask.analysis import HOW_TO, INTENT_PROPOSALS, AskAnalysis, asks_how_it_works
 from app.core.ask.help import HelpIndex
@@ -296,7 +295,6 @@ class ContextService:
     ) -> Gathered:
         """Every source searched for one question, with the one question embedding, and
         the signals the decision reads."""
-        analysis = topic_phrase.reread(text, analysis)  # "about the open day"
         if asks_who_voted(text, analysis.language):  # about a vote, whatever else it names
             analysis = replace(analysis, intent=INTENT_PROPOSALS)
         about_proposals = analysis.intent == INTENT_PROPOSALS
@@ -342,7 +340,7 @@ class ContextService:
             best,
             facts,
             analysis.language,
-            topic_phrase.reread(text, rules).intent,
+            rules.intent,
             unknown,
         )
         return Gathered(

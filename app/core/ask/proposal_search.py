@@ -27,11 +27,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from app.core.ask import proposal_cut
-from app.core.ask.analysis import STOP_WORDS
+from app.core.ask.analysis import STOP_WORDS, is_bot_word
 from app.core.ask.chatter import CHATTER
 from app.core.ask.models import DEADLINE, AskFilters
 from app.core.ask.passages import fuse
-from app.core.ask.topic_phrase import is_bot_word
 from app.core.knowledge.index_service import proposal_key
 from app.domain.models import Proposal, ProposalStatus
 from app.nlp.lexical import lexical_terms, proposal_text
