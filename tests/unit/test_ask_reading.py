@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from app.core.ask.categories import Categories
 from app.core.ask.fact_paths import with_whole_names
 from app.core.ask.proposal_search import keyword_terms
 from app.core.ask.spelling import Lexicon, distance
@@ -58,16 +57,3 @@ def test_a_word_of_one_entity_stands_for_its_whole_name() -> None:
     assert rewritten == "who manages the Community Garden"
     assert with_whole_names("who chairs the board", LEXICON) is None  # named in full
     assert with_whole_names("where does the committee meet", LEXICON) is None  # two
-
-
-def test_a_topic_is_a_category_only_by_its_words() -> None:
-    async def embed(texts: object) -> object:  # never called by named()
-        raise AssertionError
-
-    categories = Categories(embed)  # type: ignore[arg-type]
-    assert categories.named(["events"]).name == "events"  # type: ignore[union-attr]
-    assert categories.named(["sustainable"]).name == "sustainability"  # type: ignore[union-attr]
-    assert categories.named(["time", "travel"]) is None
-    assert categories.named(["food", "trucks", "parking"]) is None  # too long for a category
-    food = categories.named(["food", "trucks"])
-    assert food is not None and categories.rest(food, ["food", "trucks"]) == ["trucks"]

@@ -28,7 +28,6 @@ from functools import lru_cache
 from importlib import resources
 
 from app.core.ask.analysis import STOP_WORDS
-from app.core.ask.categories import CATEGORIES
 from app.core.ask.chatter import CHATTER
 from app.core.graph.proposal_facts import SOURCE_PREFIX
 from app.i18n import Translator
@@ -139,7 +138,7 @@ class Lexicon:
             counts.update(_LETTERS.findall(norm))
             for word in norm.split():
                 self.entity_words.setdefault(word, set()).add(norm)
-        own = [*STOP_WORDS, *BOT_WORDS, *(w for c in CATEGORIES for w in c.words.split())]
+        own = [*STOP_WORDS, *BOT_WORDS]
         counts.update({w: 1 for w in own})
         self.counts = counts
         self.index: dict[str, list[str]] = {}
