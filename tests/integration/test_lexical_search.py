@@ -255,20 +255,7 @@ async def test_a_term_is_never_query_syntax(kb: Container, term: str) -> None:
         assert len(await search.chunks([term, "wifi"], 5)) == 1
         assert await search.proposals([term], 5) == []
         assert await search.facts([term], 5) == []
-        assert await search.known([term, "wifi"]) == {"wifi"}
     assert len(await _chunks(kb.db, "shed")) == 2  # nothing was dropped
-
-
-async def test_the_terms_the_knowledge_base_uses_anywhere(kb: Container) -> None:
-    """/ask's decision reads which of a question's terms no passage, proposal or fact holds."""
-    await _import(kb)
-    await _propose(kb, "Buy a sauna", "A small sauna for the basement")
-    await kb.graph.store_fact("Kofi", "runs", "Repair Café")
-    async with kb.db.transaction() as session:
-        search = LexicalSearch(session)
-        asked = lexical_terms("is the wi-fi sauna of kofi on a submarine?")
-        assert await search.known(asked) == set(lexical_terms("wifi sauna kofi"))
-        assert await search.known([]) == set()
 
 
 @pytest.mark.parametrize(

@@ -60,9 +60,7 @@ from app.domain.messages import N_
 from app.domain.models import Proposal
 from app.i18n import PSEUDO, SOURCE_LANGUAGE, Translator, normalize, translator
 from app.nlp.date_ranges import AmbiguousDateError, read_date_range
-from app.nlp.lexical import lexical_terms
 from app.persistence.database import Database
-from app.persistence.repositories.lexical import LexicalSearch
 from app.persistence.repositories.proposals import ProposalRepository
 from app.persistence.repositories.users import UserRepository
 from app.services.llm import AnswerContext, LLMService
@@ -318,11 +316,10 @@ class ContextService:
         vectors = await self.vectors.embed([query] if query == keywords or not keywords
                                            else [query, keywords])  # fmt: skip
         embedding, topic_vector = vectors[0], vectors[-1]
-        outcome, found, facts, unknown = await asyncio.gather(
+        outcome, found, facts = await asyncio.gather(
             self.search.search(filters, keywords, topic_vector, language=analysis.language),
             self._passages(text, embedding),
             self._graph_answer(text),
-            self._unknown(text),
         )
         best = await self._sentences(text, embedding, found, analysis.language)
         help_strength = 0.0
@@ -341,7 +338,6 @@ class ContextService:
             facts,
             analysis.language,
             rules.intent,
-            unknown,
         )
         return Gathered(
             analysis, filters, notes, keywords, embedding, outcome, found, best, facts,
@@ -460,15 +456,6 @@ class ContextService:
     ) -> Found:
         """The passages words and meaning find together, best first."""
         return await self.passage_search.search(text, embedding, proposal_id=proposal_id)
-
-    async def _unknown(self, text: str) -> float:
-        """The share of the question's terms that nothing in the knowledge base holds."""
-        terms = set(lexical_terms(text, self.passage_search.language))
-        if not terms:
-            return 0.0
-        async with self.db.transaction() as session:
-            known = await LexicalSearch(session).known(sorted(terms))
-        return 1.0 - len(known) / len(terms)
 
     async def _graph_answer(self, text: str) -> AskResult | None:
         return await fact_paths.ask(self.graph, text, self.spelling.lexicon, FACTS_SHOWN)

@@ -56,7 +56,6 @@ class Signals:
     sentence_score: float  # the sentence scorer's belief that it answers (sentences.py)
     fact_strength: float  # the graph's relevance of its best fact (1: a path followed)
     fact_cover: float  # share of the question's terms in the best facts
-    unknown: float  # share of the question's terms no passage, proposal or fact holds
 
     def vector(self) -> np.ndarray:
         return np.array(list(asdict(self).values()), dtype=np.float64)
@@ -96,7 +95,6 @@ def signals(
     facts: AskResult | None,
     language: str,
     rules_intent: str | None = None,
-    unknown: float = 0.0,
 ) -> Signals:
     """``intent`` is the backend's reading (a model's, or the rules'); ``rules_intent`` the
     rules' reading beside a model's: each is half the cue, so a model's reading is one
@@ -135,7 +133,6 @@ def signals(
         sentence_score=sentence.score if sentence else 0.0,
         fact_strength=strength,
         fact_cover=share(asked, fact_text, language),
-        unknown=unknown,
     )
 
 

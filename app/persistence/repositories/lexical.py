@@ -185,27 +185,6 @@ class LexicalSearch:
         found = await self._run(_Search(FACTS, table), terms, limit, (table.c.id,))
         return [(int(k), s) for k, s in found]
 
-    async def known(self, terms: Sequence[str]) -> set[str]:
-        """The terms some passage, proposal or fact holds: a question's word the knowledge
-        base never uses is one nothing here can answer (/ask's decision reads the share)."""
-        found: set[str] = set()
-        postgres = self.session.get_bind().dialect.name == "postgresql"
-        for term in search_terms(terms):
-            for source, model in ((CHUNKS, ChunkRow), (PROPOSALS, ProposalRow), (FACTS, FactRow)):
-                table = cast(Table, model.__table__)
-                if postgres:
-                    vector: Any = literal_column(f"{table.name}.{TSV_COLUMN}")
-                    stmt: Any = select(table.c.id).where(vector.op("@@")(_tsquery([term])))
-                else:
-                    fts: Any = literal_column(source.fts)
-                    entries = table_clause(source.fts, column("rowid"))
-                    match = fts.op("MATCH")(bindparam("q", fts5_query([term])))
-                    stmt = select(entries.c.rowid).where(match)
-                if (await self.session.execute(stmt.limit(1))).first() is not None:
-                    found.add(term)
-                    break
-        return found
-
 
 def _rowid(source: Source, table: Table) -> Any:
     """The source row's integer key, as its FTS5 entries name it."""
