@@ -28,11 +28,11 @@ import numpy as np
 from app.core.ask import answers as say
 from app.core.ask import (
     decision,
-    fact_paths,
     knowledge_answers,
     sentences,
 )
 from app.core.ask.analysis import HOW_TO, INTENT_PROPOSALS, AskAnalysis, asks_how_it_works
+from app.core.ask.fact_search import FactSearch, FactsFound
 from app.core.ask.help import HelpIndex
 from app.core.ask.knowledge_answers import RELATED_DOC
 from app.core.ask.language import detect_language
@@ -73,7 +73,6 @@ HELP_STRONG = 0.55  # the manual covers a how-to question ...
 DOC_STRONG = 0.45  # ... that no passage is clearly about
 PASSAGE_BEST = N_("a document passage matches it best")
 FACTS_NAMED = N_("the knowledge graph names what it asks about")
-FACTS_SHOWN = 8
 PROPOSAL_PASSAGES = 3  # a proposal's own passages quoted about it
 SELF = {"me", "i", "my", "myself", "mine"}
 
@@ -127,6 +126,7 @@ class ContextService:
         self.search = ProposalSearch(db, vectors, language)
         self.passage_search = PassageSearch(db, vectors, documents, language)
         self.units = units or UnitIndex(vectors)
+        self.fact_search = FactSearch(db, vectors, language)
         self._english = translator("en", timezone)  # what a model reads as evidence
         self.help = HelpIndex(vectors.embed, timezone)
         self.spelling = Speller(db)
@@ -321,7 +321,7 @@ class ContextService:
         outcome, found, facts, unknown = await asyncio.gather(
             self.search.search(filters, keywords, topic_vector, language=analysis.language),
             self._passages(text, embedding),
-            self._graph_answer(text),
+            self.fact_search.search(text, embedding),
             self._unknown(text),
         )
         best = await self._sentences(text, embedding, found, analysis.language)
@@ -344,8 +344,8 @@ class ContextService:
             unknown,
         )
         return Gathered(
-            analysis, filters, notes, keywords, embedding, outcome, found, best, facts,
-            help_strength, read,
+            analysis, filters, notes, keywords, embedding, outcome, found, best,
+            facts.result if facts else None, help_strength, read, facts,
         )  # fmt: skip
 
     async def _answer(
@@ -470,9 +470,6 @@ class ContextService:
             known = await LexicalSearch(session).known(sorted(terms))
         return 1.0 - len(known) / len(terms)
 
-    async def _graph_answer(self, text: str) -> AskResult | None:
-        return await fact_paths.ask(self.graph, text, self.spelling.lexicon, FACTS_SHOWN)
-
 
 def _mirrored(facts: AskResult | None) -> set[int]:
     """The proposals the best fact was mirrored from (app/core/graph/proposal_facts)."""
@@ -507,6 +504,7 @@ class Gathered:
     facts: AskResult | None
     help_strength: float
     signals: decision.Signals
+    paths: FactsFound | None = None  # the fact paths behind ``facts``, best first
 
 
 def _corrected(response: AskResponse, asked: str, fixes: list[Fix], tr: Translator) -> AskResponse:
