@@ -68,6 +68,11 @@ def without_accents(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
 
 
+def base_form(word: str) -> str:
+    """An irregular English verb form's base ("led" -> "lead"); any other word as given."""
+    return _IRREGULAR.get(word.casefold(), word)
+
+
 def word_forms(word: str) -> frozenset[str]:
     """The word and what a crude suffix stripper makes of it.
 

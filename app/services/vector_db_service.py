@@ -26,7 +26,8 @@ logger = logging.getLogger(__name__)
 PROPOSALS = "proposals_content"
 CHUNKS = "document_chunks"
 UNITS = "document_units"  # each sentence, list item or table row of the documents
-COLLECTIONS = (PROPOSALS, CHUNKS, UNITS)
+FACTS = "graph_facts"  # each fact as "subject predicate object" (id: the fact's id)
+COLLECTIONS = (PROPOSALS, CHUNKS, UNITS, FACTS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,3 +60,15 @@ def test_proposals_and_facts_still_answer(ask: Any) -> None:
     listing, fact = ask("which proposals are open?", "who leads the garden group?")
     assert listing["intent"] == "query_proposals" and listing["proposals"] == [1]
     assert fact["intent"] == "query_facts" and "Ana" in fact["answer"]
+
+
+def test_facts_named_by_initials_and_reached_in_two_hops(ask: Any) -> None:
+    short, chain = ask(
+        "when does the RAB meet?",  # the Residents Advisory Board, by its initials
+        "who chairs the board that the garden group reports to?",
+    )
+    assert short["intent"] == "query_facts"
+    assert "the last Friday of the month" in short["answer"]
+    assert chain["intent"] == "query_facts"
+    assert "So the answer is: Carmen" in chain["answer"]
+    assert "I followed the connections from “Garden group”" in chain["answer"]

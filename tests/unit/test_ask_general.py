@@ -33,7 +33,7 @@ def test_the_decision_is_fitted_from_labelled_signals() -> None:
         labels.append("proposals")
         rows.append(_signals(passage_cosine=0.7 + noise, sentence_cosine=0.7, passage_cover=0.8))
         labels.append("documents")
-        rows.append(_signals(fact_strength=0.9, fact_cover=0.8 + noise, asks_who=1.0))
+        rows.append(_signals(fact_score=1.5, fact_cover=0.8 + noise, asks_who=1.0))
         labels.append("facts")
         rows.append(_signals(passage_cosine=0.2 + noise, sentence_cosine=0.2))
         labels.append("nothing")

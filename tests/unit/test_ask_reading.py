@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from app.core.ask.fact_paths import with_whole_names
 from app.core.ask.proposal_search import keyword_terms
 from app.core.ask.spelling import Lexicon, distance
 
@@ -50,10 +49,3 @@ def test_a_long_typo_of_a_common_word_is_not_read_as_ours() -> None:
 def test_conversation_words_are_no_search_words() -> None:
     chatty = "hi could you tell me whether garden"
     assert keyword_terms(chatty) == ["garden"]
-
-
-def test_a_word_of_one_entity_stands_for_its_whole_name() -> None:
-    rewritten = with_whole_names("who manages the garden", LEXICON)
-    assert rewritten == "who manages the Community Garden"
-    assert with_whole_names("who chairs the board", LEXICON) is None  # named in full
-    assert with_whole_names("where does the committee meet", LEXICON) is None  # two

@@ -28,11 +28,11 @@ import numpy as np
 from app.core.ask import answers as say
 from app.core.ask import (
     decision,
-    fact_paths,
     knowledge_answers,
     sentences,
 )
 from app.core.ask.analysis import HOW_TO, INTENT_PROPOSALS, AskAnalysis, asks_how_it_works
+from app.core.ask.fact_search import FactSearch, FactsFound
 from app.core.ask.help import HelpIndex
 from app.core.ask.knowledge_answers import RELATED_DOC
 from app.core.ask.language import detect_language
@@ -50,8 +50,6 @@ from app.core.ask.proposal_search import ProposalSearch, SearchOutcome, keyword_
 from app.core.ask.spelling import Fix, Speller, describe
 from app.core.graph.graph_results import AskResult
 from app.core.graph.graph_service import GraphService
-from app.core.graph.proposal_facts import SOURCE_PREFIX as PROPOSAL_SOURCE
-from app.core.graph.proposal_facts import is_proposal_source
 from app.core.knowledge.document_service import DocumentService
 from app.core.knowledge.unit_index import UnitIndex
 from app.domain.clock import Clock
@@ -71,7 +69,6 @@ HELP_STRONG = 0.55  # the manual covers a how-to question ...
 DOC_STRONG = 0.45  # ... that no passage is clearly about
 PASSAGE_BEST = N_("a document passage matches it best")
 FACTS_NAMED = N_("the knowledge graph names what it asks about")
-FACTS_SHOWN = 8
 PROPOSAL_PASSAGES = 3  # a proposal's own passages quoted about it
 SELF = {"me", "i", "my", "myself", "mine"}
 
@@ -125,6 +122,7 @@ class ContextService:
         self.search = ProposalSearch(db, vectors, language)
         self.passage_search = PassageSearch(db, vectors, documents, language)
         self.units = units or UnitIndex(vectors)
+        self.fact_search = FactSearch(db, vectors, language)
         self._english = translator("en", timezone)  # what a model reads as evidence
         self.help = HelpIndex(vectors.embed, timezone)
         self.spelling = Speller(db)
@@ -319,7 +317,7 @@ class ContextService:
         outcome, found, facts = await asyncio.gather(
             self.search.search(filters, keywords, topic_vector, language=analysis.language),
             self._passages(text, embedding),
-            self._graph_answer(text),
+            self.fact_search.search(text, embedding),
         )
         best = await self._sentences(text, embedding, found, analysis.language)
         help_strength = 0.0
@@ -340,8 +338,8 @@ class ContextService:
             rules.intent,
         )
         return Gathered(
-            analysis, filters, notes, keywords, embedding, outcome, found, best, facts,
-            help_strength, read,
+            analysis, filters, notes, keywords, embedding, outcome, found, best,
+            facts.result if facts else None, help_strength, read, facts,
         )  # fmt: skip
 
     async def _answer(
@@ -355,10 +353,7 @@ class ContextService:
             return await self.help.answer(text, entries, self.llm, tr.language)
         chosen = decision.decide(g.signals)
         voters = asks_who_voted(text, analysis.language)
-        # a fact the graph mirrors from a proposal is answered by the proposal itself
-        found_ids = {p.id for p in g.outcome.proposals}
-        mirrored = chosen.source == "facts" and bool(_mirrored(g.facts) & found_ids)
-        if chosen.source == "proposals" or voters or mirrored:  # voters: votes are secret
+        if chosen.source == "proposals" or voters:  # voters: the answer says votes are secret
             return await self._proposals(
                 text, g.filters, g.keywords, g.outcome, passages, g.notes,
                 _why_proposals(g), tr,
@@ -457,19 +452,6 @@ class ContextService:
         """The passages words and meaning find together, best first."""
         return await self.passage_search.search(text, embedding, proposal_id=proposal_id)
 
-    async def _graph_answer(self, text: str) -> AskResult | None:
-        return await fact_paths.ask(self.graph, text, self.spelling.lexicon, FACTS_SHOWN)
-
-
-def _mirrored(facts: AskResult | None) -> set[int]:
-    """The proposals the best fact was mirrored from (app/core/graph/proposal_facts)."""
-    best = facts.relevant_facts[:1] if facts is not None else []
-    return {
-        int(s.fact.source.removeprefix(PROPOSAL_SOURCE))
-        for s in best
-        if s.fact.source and is_proposal_source(s.fact.source)
-    }
-
 
 def _why_proposals(g: Gathered) -> str:
     if g.filters.active:
@@ -494,6 +476,7 @@ class Gathered:
     facts: AskResult | None
     help_strength: float
     signals: decision.Signals
+    paths: FactsFound | None = None  # the fact paths behind ``facts``, best first
 
 
 def _corrected(response: AskResponse, asked: str, fixes: list[Fix], tr: Translator) -> AskResponse:

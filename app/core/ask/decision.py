@@ -24,10 +24,10 @@ from pathlib import Path
 import numpy as np
 
 from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS
+from app.core.ask.fact_search import FactsFound
 from app.core.ask.models import DocumentHit
 from app.core.ask.proposal_search import SearchOutcome
 from app.core.ask.sentences import Scored, context
-from app.core.graph.graph_results import AskResult
 from app.nlp.lexical import lexical_terms
 
 MODEL = Path(__file__).with_name("decision.json")
@@ -54,8 +54,11 @@ class Signals:
     sentence_cosine: float  # the best sentence's cosine to the question
     sentence_cover: float  # share of the question's terms in it and its context
     sentence_score: float  # the sentence scorer's belief that it answers (sentences.py)
-    fact_strength: float  # the graph's relevance of its best fact (1: a path followed)
-    fact_cover: float  # share of the question's terms in the best facts
+    fact_score: float  # the fact path scorer's score of the best path (fact_search)
+    fact_cover: float  # share of the question's terms the best path holds before its answer
+    fact_relation: float  # ... of those not naming where it starts: the relation asked
+    fact_margin: float  # its score minus the best path's ending elsewhere
+    fact_predicate: float  # its relation's cosine minus the graph's closest relation's
 
     def vector(self) -> np.ndarray:
         return np.array(list(asdict(self).values()), dtype=np.float64)
@@ -92,7 +95,7 @@ def signals(
     proposals: SearchOutcome,
     passages: Sequence[DocumentHit],
     best: Sequence[Scored],
-    facts: AskResult | None,
+    facts: FactsFound | None,
     language: str,
     rules_intent: str | None = None,
 ) -> Signals:
@@ -110,12 +113,7 @@ def signals(
         (h.similarity for h in passages if lead and h.document_id != lead.document_id), default=0.0
     )
     sentence = best[0] if best else None
-    fact_list = [s.fact for s in facts.relevant_facts[:3]] if facts else []
-    strength = 0.0
-    if facts is not None and facts.relevant_facts:
-        complete = facts.chain is not None and facts.chain.complete
-        strength = 1.0 if complete else float(facts.relevant_facts[0].relevance)
-    fact_text = " ".join(f"{f.subject} {f.predicate} {f.object}" for f in fact_list)
+    path = facts.best if facts is not None else None
     return Signals(
         cue_proposals=_cue(INTENT_PROPOSALS, intent, rules_intent),
         cue_facts=_cue(INTENT_FACTS, intent, rules_intent),
@@ -131,8 +129,11 @@ def signals(
         sentence_cosine=sentence.similarity if sentence else 0.0,
         sentence_cover=share(asked, _context(sentence), language) if sentence else 0.0,
         sentence_score=sentence.score if sentence else 0.0,
-        fact_strength=strength,
-        fact_cover=share(asked, fact_text, language),
+        fact_score=path.score if path else 0.0,
+        fact_cover=path.cover if path else 0.0,
+        fact_relation=path.relation if path else 0.0,
+        fact_margin=facts.margin if facts is not None else 0.0,
+        fact_predicate=facts.predicate_gap if facts is not None else -1.0,
     )
 
 

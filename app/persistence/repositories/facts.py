@@ -249,6 +249,23 @@ class FactRepository:
         ]
         return (await self._union(parts))[:limit]
 
+    async def signature(self) -> tuple[int, int]:
+        """(number of facts, highest id): changes whenever facts are added or removed,
+        so a derived index can tell cheaply whether it is behind."""
+        row = (await self.session.execute(select(func.count(), func.max(FactRow.id)))).one()
+        return int(row[0] or 0), int(row[1] or 0)
+
+    async def all_ids(self) -> set[int]:
+        return set(await self.session.scalars(select(FactRow.id)))
+
+    async def get_many(self, ids: Sequence[int]) -> list[Fact]:
+        """The facts with these ids that exist, oldest first."""
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return []
+        rows = await self.session.execute(select(*_COLUMNS).where(FactRow.id.in_(wanted)))
+        return _in_id_order(rows)
+
     async def count(self, source: str | None = None) -> int:
         stmt = select(func.count()).select_from(FactRow)
         if source is not None:

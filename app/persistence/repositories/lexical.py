@@ -179,10 +179,18 @@ class LexicalSearch:
         found = await self._run(search, terms, limit, (table.c.id.desc(),))
         return [(int(k), s) for k, s in found]
 
-    async def facts(self, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
-        """(fact id, score), best first."""
+    async def facts(
+        self, terms: Sequence[str], limit: int, *, skip_source_prefix: str = ""
+    ) -> list[tuple[int, float]]:
+        """(fact id, score), best first; leaving out facts whose source starts with
+        ``skip_source_prefix`` when given."""
         table = cast(Table, FactRow.__table__)
-        found = await self._run(_Search(FACTS, table), terms, limit, (table.c.id,))
+        search = _Search(FACTS, table)
+        if skip_source_prefix:
+            search.conditions.append(
+                ~table.c.source.startswith(skip_source_prefix, autoescape=True)
+            )
+        found = await self._run(search, terms, limit, (table.c.id,))
         return [(int(k), s) for k, s in found]
 
 
