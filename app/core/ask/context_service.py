@@ -29,6 +29,7 @@ from app.core.ask import answers as say
 from app.core.ask import (
     decision,
     fact_paths,
+    grounded,
     knowledge_answers,
     sentences,
 )
@@ -348,6 +349,8 @@ class ContextService:
         self, text: str, analysis: AskAnalysis, user_id: int | None, tr: Translator
     ) -> AskResponse:
         """Search all three sources, then let the fitted decision say which answers."""
+        if self.llm.has_model:  # the model's reading is one cue: it narrows, never widens
+            analysis = grounded.reconcile(analysis, read_question(text, analysis.language), text)
         g = await self.gather(text, analysis, user_id, tr)
         analysis, passages = g.analysis, g.found.hits
         if g.help_strength >= HELP_STRONG and g.signals.passage_cosine < DOC_STRONG:
@@ -358,18 +361,23 @@ class ContextService:
         # a fact the graph mirrors from a proposal is answered by the proposal itself
         found_ids = {p.id for p in g.outcome.proposals}
         mirrored = chosen.source == "facts" and bool(_mirrored(g.facts) & found_ids)
-        if chosen.source == "proposals" or voters or mirrored:  # voters: votes are secret
+        listed = chosen.source == "proposals" or voters or mirrored  # voters: votes are secret
+        llm = self.llm
+        if llm.has_model and not listed:  # the model reads what was found before a refusal
+            read = await grounded.answer(text, g, llm, tr, self._english, chosen.source)
+            if read is not None:
+                return read
+            llm = LLMService()  # the model has had its say: the offline answer stands
+        if listed:
             return await self._proposals(
                 text, g.filters, g.keywords, g.outcome, passages, g.notes,
                 _why_proposals(g), tr,
                 asks_who(text, analysis.language), voters,
             )  # fmt: skip
         if chosen.source == "facts" and g.facts is not None and g.facts.relevant_facts:
-            return await knowledge_answers.facts(text, g.facts, passages, self.llm, tr, FACTS_NAMED)
+            return await knowledge_answers.facts(text, g.facts, passages, llm, tr, FACTS_NAMED)
         if chosen.source == "documents" and passages:
-            return await knowledge_answers.documents(
-                text, passages, self.llm, tr, PASSAGE_BEST, g.best
-            )
+            return await knowledge_answers.documents(text, passages, llm, tr, PASSAGE_BEST, g.best)
         return AskResponse(
             question=text,
             intent=chosen.intent,
