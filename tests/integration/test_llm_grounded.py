@@ -49,6 +49,8 @@ async def test_the_evidence_is_keyed_and_fenced_and_a_cited_reply_comes_back(
     assert reply == GroundedReply("Each box holds 35 litres.", ("D1",), "documents")
     [body] = fake_openai.chat_requests
     assert body["response_format"]["json_schema"]["name"] == "grounded_answer"
+    schema = body["response_format"]["json_schema"]["schema"]
+    assert schema["properties"]["cites"]["items"]["enum"] == ["D1", "F1", "P3"]
     assert offered_keys(body) == ["D1", "P3", "F1"]
     user = body["messages"][-1]["content"]
     assert user.index(FENCE_OPEN) < user.index("[D1]") < user.index(FENCE_CLOSE)

@@ -56,10 +56,17 @@ GROUNDED_SCHEMA: dict[str, Any] = {
         "source": {"type": "string", "enum": list(SOURCES)},
     },
 }
-GROUNDED_FORMAT: ResponseFormat = {
-    "type": "json_schema",
-    "json_schema": {"name": "grounded_answer", "strict": True, "schema": GROUNDED_SCHEMA},
-}
+
+
+def grounded_format(context: GroundedContext) -> ResponseFormat:
+    """The reply's schema with "cites" held to the keys offered: a server that enforces
+    schemas (llama-cpp-python's grammar, OpenAI's strict mode) cannot write another."""
+    cites = {"type": "array", "items": {"type": "string", "enum": sorted(context.keys)}}
+    schema = {**GROUNDED_SCHEMA, "properties": {**GROUNDED_SCHEMA["properties"], "cites": cites}}
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": "grounded_answer", "strict": True, "schema": schema},
+    }
 
 
 class GroundedModel(BaseModel):

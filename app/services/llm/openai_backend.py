@@ -37,10 +37,10 @@ from app.services.llm.base import (
 from app.services.llm.facts import FACTS_FORMAT, FACTS_PROMPT, FactsReply, fenced_chunk, to_facts
 from app.services.llm.fence import FENCE_CLOSE, FENCE_OPEN, defuse
 from app.services.llm.grounded import (
-    GROUNDED_FORMAT,
     GROUNDED_PROMPT,
     GroundedModel,
     fenced_items,
+    grounded_format,
     to_reply,
 )
 from app.services.llm.themes import (
@@ -300,7 +300,8 @@ class OpenAIBackend:
             {"role": "system", "content": GROUNDED_PROMPT},
             {"role": "user", "content": fenced_items(context, language_name(context.language))},
         ]
-        reply = await self._json_reply("grounded", messages, GROUNDED_FORMAT, GroundedModel)
+        answer_format = grounded_format(context)
+        reply = await self._json_reply("grounded", messages, answer_format, GroundedModel)
         return to_reply(reply, context)
 
     async def group_themes(self, submissions: list[str], max_themes: int) -> list[ThemeGroup]:
