@@ -52,10 +52,11 @@ DEFAULT_ANALYSIS: dict[str, Any] = {
 }
 # llama-cpp-python's server validates the request with pydantic; its route handler turns
 # the validation error into an OpenAI-style error with status 500 (server/errors.py).
+# As llama-cpp-python 0.3.36 answers (its traceback lines aside).
 LLAMA_CPP_REFUSAL = (
-    "[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
-    "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
-    "'ctx': {'expected': \"'text' or 'json_object'\"}}]"
+    "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', "
+    "'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
+    "'ctx': {'expected': \"'text' or 'json_object'\"}}"
 )
 MALFORMED_CONTENT = "Sure! The question is about open garden proposals."
 INVALID_ENUM_CONTENT = json.dumps({**DEFAULT_ANALYSIS, "status": "archived"})
