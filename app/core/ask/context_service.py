@@ -349,7 +349,7 @@ class ContextService:
         self, text: str, analysis: AskAnalysis, user_id: int | None, tr: Translator
     ) -> AskResponse:
         """Search all three sources, then let the fitted decision say which answers."""
-        if self.llm.has_model:  # the model's reading is one cue: it narrows, never widens
+        if self.llm.has_model:  # the model's reading is one cue beside the rules'
             analysis = grounded.reconcile(analysis, read_question(text, analysis.language), text)
         g = await self.gather(text, analysis, user_id, tr)
         analysis, passages = g.analysis, g.found.hits

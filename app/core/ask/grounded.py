@@ -7,9 +7,10 @@ proposals found (public fields only: never votes, voters or idea text) and the b
 facts. It answers from them citing keys, or says the knowledge base does not say.
 
 The model's reply is one cue, not the judge:
-- its reading of the question only narrows a proposal question's filters and topic
-  (``reconcile``): the rules' kind of question stands, so a reading with no filter and
-  no topic never turns a question into a listing of every proposal;
+- its reading of the question is read beside the rules' (the decision weighs both
+  intents); a reading with no filter and no topic that the rules do not share never
+  turns a question into a listing of every proposal, and a date or proposer the
+  question does not hold never filters (``reconcile``);
 - its answer is shown only when it cites items that were offered; the documents,
   proposals and facts under it are composed here from the cited items, never from the
   model's words;
@@ -64,10 +65,17 @@ class Offered:
 
 
 def reconcile(model: AskAnalysis, rules: AskAnalysis, question: str) -> AskAnalysis:
-    """The model's reading beside the rules': the rules' kind of question stands; for a
-    question about proposals the model may add a filter or a topic the rules did not
-    read, as long as its words are the question's own (a model never invents one)."""
-    if model == rules or rules.intent != INTENT_PROPOSALS:
+    """The model's reading beside the rules' (the decision reads both intents): a
+    proposals reading with no topic and no filter that the rules do not share is not a
+    listing of every proposal, so the rules' reading stands; a date or a proposer the
+    question does not hold is the model's invention and never filters."""
+    if model == rules:
+        return rules
+    bare = not (
+        model.content_keywords or model.status or model.proposal_type or model.date_phrase
+        or model.proposer
+    )  # fmt: skip
+    if model.intent == INTENT_PROPOSALS and bare and rules.intent != INTENT_PROPOSALS:
         return rules
     asked = {w.casefold() for w in _WORD.findall(question)}
 
@@ -75,22 +83,11 @@ def reconcile(model: AskAnalysis, rules: AskAnalysis, question: str) -> AskAnaly
         words = [w.casefold() for w in _WORD.findall(phrase or "")]
         return bool(words) and all(w in asked for w in words)
 
-    topic = rules.content_keywords
-    if not topic and model.content_keywords:
-        topic = " ".join(w for w in keyword_terms(model.content_keywords) if w in asked) or None
-    date_phrase, date_field = rules.date_phrase, rules.date_field
-    if not date_phrase and said(model.date_phrase):
-        date_phrase, date_field = model.date_phrase, model.date_field
-    proposer = rules.proposer or (model.proposer if said(model.proposer) else None)
-    return replace(
-        rules,
-        content_keywords=topic,
-        status=rules.status or model.status,
-        proposal_type=rules.proposal_type or model.proposal_type,
-        date_phrase=date_phrase,
-        date_field=date_field,
-        proposer=proposer,
-    )
+    if model.date_phrase and not said(model.date_phrase):
+        model = replace(model, date_phrase=None, date_field=None)
+    if model.proposer and not said(model.proposer.lstrip("@")):
+        model = replace(model, proposer=None)
+    return model
 
 
 def offered(g: Gathered, english: Translator, first: str = "documents") -> list[Offered]:
