@@ -208,9 +208,21 @@ def seed(community: Community) -> None:
     _cli(["seed", str(community.fixture)])
 
 
-def ask_all(community: Community, work: Path, data_dir: Path) -> tuple[list[dict[str, Any]], float]:
-    """Every question through `coordbot ask --batch --json`, graded; and the seconds taken."""
+def ask_all(
+    community: Community,
+    work: Path,
+    data_dir: Path,
+    limit: int | None = None,
+    spread: bool = False,
+) -> tuple[list[dict[str, Any]], float]:
+    """Every question through `coordbot ask --batch --json`, graded; and the seconds
+    taken. ``limit``: only the first N, or with ``spread`` N spaced evenly through the
+    set (a gold set is grouped by kind: its first questions are all of one kind)."""
     items = community.load()
+    if limit is not None and spread and len(items) > limit:
+        items = [items[i * len(items) // limit] for i in range(limit)]
+    else:
+        items = items[:limit]
     titles = _titles(data_dir)
     by_now: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for item in items:

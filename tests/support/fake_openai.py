@@ -15,13 +15,20 @@ Modes: ``ok`` (``content``, a string or a callable of the request body),
 ``timeout`` (waits ``timeout_delay`` seconds, then answers ok), ``500``,
 ``malformed`` (content that is not JSON), ``invalid_enum`` (JSON whose status is
 "archived"), ``no_schema`` (HTTP 400 when ``response_format.type`` is
-``json_schema``, else ok) and ``empty`` (no choices).
+``json_schema``, else ok), ``llama_cpp`` (what llama-cpp-python's server answers to a
+``json_schema`` format: HTTP 500 quoting the request's validation error; a
+``json_object`` format, with or without a ``schema``, is answered) and ``empty`` (no
+choices).
+
+``grounded(answer, cites, source)`` builds a grounded answer's JSON; ``offered_keys``
+reads the evidence keys a grounded request offered.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 import time
 from collections import deque
@@ -43,6 +50,14 @@ DEFAULT_ANALYSIS: dict[str, Any] = {
     "date_field": None,
     "proposer": None,
 }
+# llama-cpp-python's server validates the request with pydantic; its route handler turns
+# the validation error into an OpenAI-style error with status 500 (server/errors.py).
+# As llama-cpp-python 0.3.36 answers (its traceback lines aside).
+LLAMA_CPP_REFUSAL = (
+    "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', "
+    "'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
+    "'ctx': {'expected': \"'text' or 'json_object'\"}}"
+)
 MALFORMED_CONTENT = "Sure! The question is about open garden proposals."
 INVALID_ENUM_CONTENT = json.dumps({**DEFAULT_ANALYSIS, "status": "archived"})
 EMBEDDING_DIMENSIONS = 8
@@ -151,6 +166,10 @@ class FakeOpenAI:
                     param="response_format",
                 )
             mode = "ok"
+        if mode == "llama_cpp":
+            if (body.get("response_format") or {}).get("type") == "json_schema":
+                return 500, _error(LLAMA_CPP_REFUSAL, "internal_server_error")
+            mode = "ok"
         if mode == "too_long":  # a 400 that has nothing to do with the output format
             return 400, _error(
                 "This model's maximum context length is 8192 tokens.",
@@ -191,6 +210,26 @@ class FakeOpenAI:
             "model": body.get("model", "fake-embedding"),
             "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
         }
+
+
+def grounded(answer: str, cites: list[str], source: str = "documents") -> str:
+    """A grounded answer's reply, as the model gives it."""
+    return json.dumps({"answer": answer, "cites": cites, "source": source})
+
+
+_KEY = re.compile(r"^\[([DPF]\d+)\] ", re.M)
+
+
+def offered_keys(body: dict[str, Any]) -> list[str]:
+    """The evidence keys a grounded request offered ("D1", "P2", "F1"), in order."""
+    user = next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
+    return _KEY.findall(str(user))
+
+
+def is_grounded(body: dict[str, Any]) -> bool:
+    """Whether a chat request asks for a grounded answer (not a reading or a lead)."""
+    system = str(body["messages"][0].get("content", ""))
+    return system.startswith("You answer a community member's question using only")
 
 
 def _error(message: str, kind: str, param: str | None = None) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 from app.services.llm.openai_backend import FENCE_CLOSE, FENCE_OPEN, OpenAIBackend
 from tests.conftest import BotHarness
 from tests.support.fake_openai import DEFAULT_ANALYSIS as ANALYSIS
-from tests.support.fake_openai import FakeOpenAI, Reply
+from tests.support.fake_openai import FakeOpenAI, Reply, grounded, is_grounded, offered_keys
 from tests.telegram.helpers import create_via_bot
 
 
@@ -56,9 +56,9 @@ async def test_document_text_is_fenced_as_data_and_votes_never_sent(
     bot: BotHarness, fake_openai: FakeOpenAI
 ) -> None:
     fake_openai.content = lambda body: (
-        json.dumps({**ANALYSIS, "intent": "query_general_docs", "status": None})
-        if body.get("response_format")
-        else "Water the plants on Mondays."
+        grounded("Water the plants on Mondays.", offered_keys(body)[:1])
+        if is_grounded(body)  # the model answers documents from the keyed evidence
+        else json.dumps({**ANALYSIS, "intent": "query_general_docs", "status": None})
     )
     _use_model(bot, fake_openai)
     poll = await create_via_bot(bot, "Office plants; Buy plants; Ferns, Cacti")

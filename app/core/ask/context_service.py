@@ -28,6 +28,7 @@ import numpy as np
 from app.core.ask import answers as say
 from app.core.ask import (
     decision,
+    grounded,
     knowledge_answers,
     sentences,
 )
@@ -346,6 +347,8 @@ class ContextService:
         self, text: str, analysis: AskAnalysis, user_id: int | None, tr: Translator
     ) -> AskResponse:
         """Search all three sources, then let the fitted decision say which answers."""
+        if self.llm.has_model:  # the model's reading is one cue beside the rules'
+            analysis = grounded.reconcile(analysis, read_question(text, analysis.language), text)
         g = await self.gather(text, analysis, user_id, tr)
         analysis, passages = g.analysis, g.found.hits
         if g.help_strength >= HELP_STRONG and g.signals.passage_cosine < DOC_STRONG:
@@ -353,18 +356,23 @@ class ContextService:
             return await self.help.answer(text, entries, self.llm, tr.language)
         chosen = decision.decide(g.signals)
         voters = asks_who_voted(text, analysis.language)
-        if chosen.source == "proposals" or voters:  # voters: the answer says votes are secret
+        listed = chosen.source == "proposals" or voters  # voters: the answer says votes are secret
+        llm = self.llm
+        if llm.has_model and not listed:  # the model reads what was found before a refusal
+            read = await grounded.answer(text, g, llm, tr, self._english, chosen.source)
+            if read is not None:
+                return read
+            llm = LLMService()  # the model has had its say: the offline answer stands
+        if listed:
             return await self._proposals(
                 text, g.filters, g.keywords, g.outcome, passages, g.notes,
                 _why_proposals(g), tr,
                 asks_who(text, analysis.language), voters,
             )  # fmt: skip
         if chosen.source == "facts" and g.facts is not None and g.facts.relevant_facts:
-            return await knowledge_answers.facts(text, g.facts, passages, self.llm, tr, FACTS_NAMED)
+            return await knowledge_answers.facts(text, g.facts, passages, llm, tr, FACTS_NAMED)
         if chosen.source == "documents" and passages:
-            return await knowledge_answers.documents(
-                text, passages, self.llm, tr, PASSAGE_BEST, g.best
-            )
+            return await knowledge_answers.documents(text, passages, llm, tr, PASSAGE_BEST, g.best)
         return AskResponse(
             question=text,
             intent=chosen.intent,

@@ -1,7 +1,8 @@
 """What every LLM backend offers, and the data it is given.
 
-A backend does two things for /ask: read a question (intent, keywords, filters)
-and write the opening of the answer from retrieved evidence; one for closing:
+A backend does three things for /ask: read a question (intent, keywords, filters),
+write the opening of the answer from retrieved evidence, and answer a question from
+the keyed evidence found for it, citing the keys (``answer_grounded``); one for closing:
 group free-form submissions into named themes; and one for the fact graph: read the
 facts a document chunk states. Everything else in
 an answer (the list of proposals, how they were found, the hints) is composed by
@@ -55,6 +56,42 @@ class ExtractedFact(NamedTuple):
     confidence: float
 
 
+@dataclass(frozen=True, slots=True)
+class EvidenceItem:
+    """One retrieved item a model may cite: ``key`` ("D1", "P12", "F1") names it in the
+    reply; ``kind`` is "documents", "proposals" or "facts"; ``text`` is public data only
+    (a document's sentences, a proposal's public fields, a fact): never votes, voters or
+    ideas."""
+
+    key: str
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class GroundedContext:
+    """A question and the bounded evidence found for it (untrusted data, fenced)."""
+
+    question: str
+    items: tuple[EvidenceItem, ...]
+    language: str = "en"
+
+    @property
+    def keys(self) -> frozenset[str]:
+        return frozenset(item.key for item in self.items)
+
+
+@dataclass(frozen=True, slots=True)
+class GroundedReply:
+    """A model's answer from the evidence: its text, the keys it rests on, and which
+    source answers ("documents", "proposals", "facts"), or "none" when the knowledge
+    base does not say. A backend returns only replies whose keys were offered."""
+
+    answer: str
+    cites: tuple[str, ...]
+    source: str
+
+
 class LLMBackend(Protocol):
     name: str
 
@@ -65,6 +102,11 @@ class LLMBackend(Protocol):
 
     async def write_lead(self, context: AnswerContext) -> str:
         """The direct answer (one to three sentences); raises LLMError on failure."""
+        ...
+
+    async def answer_grounded(self, context: GroundedContext) -> GroundedReply:
+        """The answer from the keyed evidence, citing it; raises LLMError on failure or
+        when the reply cites a key that was not offered."""
         ...
 
     async def group_themes(self, submissions: list[str], max_themes: int) -> list[ThemeGroup]:

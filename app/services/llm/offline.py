@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from app.core.ask.analysis import AskAnalysis
 from app.core.ask.multilingual import read_question
-from app.services.llm.base import AnswerContext, ExtractedFact, LLMError, ThemeGroup
+from app.services.llm.base import (
+    AnswerContext,
+    ExtractedFact,
+    GroundedContext,
+    GroundedReply,
+    LLMError,
+    ThemeGroup,
+)
 
 
 class OfflineBackend:
@@ -17,6 +24,10 @@ class OfflineBackend:
 
     async def write_lead(self, context: AnswerContext) -> str:
         return context.lead
+
+    async def answer_grounded(self, context: GroundedContext) -> GroundedReply:
+        """Without a model the offline answer, chosen by the fitted decision, stands."""
+        raise LLMError("the offline backend does not write grounded answers")
 
     async def group_themes(self, submissions: list[str], max_themes: int) -> list[ThemeGroup]:
         """No model, no themes: the closing service groups submissions itself."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 import openai
 from babel import Locale
@@ -26,9 +26,23 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS, AskAnalysis
 from app.domain.models import ProposalStatus, ProposalType
-from app.services.llm.base import AnswerContext, ExtractedFact, LLMError, ThemeGroup
+from app.services.llm.base import (
+    AnswerContext,
+    ExtractedFact,
+    GroundedContext,
+    GroundedReply,
+    LLMError,
+    ThemeGroup,
+)
 from app.services.llm.facts import FACTS_FORMAT, FACTS_PROMPT, FactsReply, fenced_chunk, to_facts
 from app.services.llm.fence import FENCE_CLOSE, FENCE_OPEN, defuse
+from app.services.llm.grounded import (
+    GROUNDED_PROMPT,
+    GroundedModel,
+    fenced_items,
+    grounded_format,
+    to_reply,
+)
 from app.services.llm.themes import (
     THEMES_FORMAT,
     ThemesReply,
@@ -205,12 +219,30 @@ def _failure(step: str, exc: openai.OpenAIError) -> LLMError:
     return LLMError(f"{step} request failed: {type(exc).__name__}{detail}")
 
 
-def _rejects_schema(exc: openai.BadRequestError) -> bool:
-    """Whether a 400 is about the requested output format (not, say, the prompt's size)."""
+# How servers refuse an output format they do not know: a 400 (most), a 422 (a plain
+# FastAPI validation error), or llama-cpp-python's 500 quoting the validation error.
+_FORMAT_REFUSALS = (400, 422, 500)
+
+
+def _rejects_schema(exc: openai.APIStatusError) -> bool:
+    """Whether an error is about the requested output format (not, say, the prompt's size)."""
+    if exc.status_code not in _FORMAT_REFUSALS:
+        return False
     if getattr(exc, "param", None) == "response_format":
         return True
     text = str(getattr(exc, "message", "") or exc).lower()
     return "response_format" in text or "json_schema" in text
+
+
+def _json_object(schema_format: ResponseFormat) -> ResponseFormat:
+    """A JSON object format carrying the schema, as llama-cpp-python's server takes it
+    (``{"type": "json_object", "schema": ...}``: it constrains the reply to the schema);
+    servers that know no "schema" key answer with a JSON object all the same."""
+    spec = cast("dict[str, Any]", schema_format).get("json_schema") or {}
+    schema = spec.get("schema")
+    if not schema:
+        return JSON_OBJECT_FORMAT
+    return cast("ResponseFormat", {"type": "json_object", "schema": schema})
 
 
 class OpenAIBackend:
@@ -262,6 +294,16 @@ class OpenAIBackend:
             raise _failure("answer", exc) from exc
         return check_lead(_content(completion), context)
 
+    async def answer_grounded(self, context: GroundedContext) -> GroundedReply:
+        """The answer from the keyed evidence; its keys and text checked (grounded.py)."""
+        messages: list[ChatCompletionMessageParam] = [
+            {"role": "system", "content": GROUNDED_PROMPT},
+            {"role": "user", "content": fenced_items(context, language_name(context.language))},
+        ]
+        answer_format = grounded_format(context)
+        reply = await self._json_reply("grounded", messages, answer_format, GroundedModel)
+        return to_reply(reply, context)
+
     async def group_themes(self, submissions: list[str], max_themes: int) -> list[ThemeGroup]:
         messages: list[ChatCompletionMessageParam] = [
             {"role": "system", "content": themes_prompt(max_themes)},
@@ -302,13 +344,12 @@ class OpenAIBackend:
         if self.supports_schema:
             try:
                 return await self._create_json(messages, schema_format)
-            except openai.BadRequestError as exc:
+            except openai.APIStatusError as exc:
                 if not _rejects_schema(exc):
                     raise  # e.g. a context too long: schemas stay on for the next request
                 logger.info("The LLM server rejected json_schema output; using json_object")
-        completion = await self._create_json(messages, JSON_OBJECT_FORMAT)
-        self.supports_schema = False
-        return completion
+                self.supports_schema = False
+        return await self._create_json(messages, _json_object(schema_format))
 
     async def _create_json(
         self, messages: list[ChatCompletionMessageParam], response_format: ResponseFormat

@@ -8,7 +8,14 @@ from collections import Counter
 
 from app.core.ask.analysis import AskAnalysis
 from app.core.ask.multilingual import in_language
-from app.services.llm.base import AnswerContext, ExtractedFact, LLMBackend, ThemeGroup
+from app.services.llm.base import (
+    AnswerContext,
+    ExtractedFact,
+    GroundedContext,
+    GroundedReply,
+    LLMBackend,
+    ThemeGroup,
+)
 from app.services.llm.offline import OfflineBackend
 
 logger = logging.getLogger(__name__)
@@ -23,6 +30,11 @@ class LLMService:
         self.offline = OfflineBackend()
         self.primary = primary
         self.fallbacks: Counter[str] = Counter()
+
+    @property
+    def has_model(self) -> bool:
+        """Whether a model is configured (it may still fail; every step falls back)."""
+        return self.primary is not None
 
     @property
     def backend_name(self) -> str:
@@ -45,6 +57,18 @@ class LLMService:
             except Exception as exc:
                 self._fell_back("answer", exc)
         return await self.offline.write_lead(context)
+
+    async def answer_grounded(self, context: GroundedContext) -> GroundedReply | None:
+        """A model's answer from the keyed evidence, or None without a model, without
+        evidence, or when it failed or cited what it was not given: the caller's
+        offline answer then stands."""
+        if self.primary is None or not context.items:
+            return None
+        try:
+            return await self.primary.answer_grounded(context)
+        except Exception as exc:
+            self._fell_back("grounded", exc)
+            return None
 
     async def group_themes(
         self, submissions: list[str], max_themes: int

@@ -1,0 +1,205 @@
+"""/ask with a model: the model reads what was found before anything refuses.
+
+After every source has been searched (``ContextService.gather``), a configured model is
+given a bounded context of the best of it, each item behind a key: the best sentences
+of the top documents (the sentence scorer's ranking) and their best passages, the
+proposals found (public fields only: never votes, voters or idea text) and the best
+facts. It answers from them citing keys, or says the knowledge base does not say.
+
+The model's reply is one cue, not the judge:
+- its reading of the question is read beside the rules' (the decision weighs both
+  intents); a reading with no filter and no topic that the rules do not share never
+  turns a question into a listing of every proposal, and a date or proposer the
+  question does not hold never filters (``reconcile``);
+- its answer is shown only when it cites items that were offered; the documents,
+  proposals and facts under it are composed here from the cited items, never from the
+  model's words;
+- when it fails, times out, cites nothing or says the knowledge base does not say, the
+  offline answer (the fitted decision's) stands.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from app.core.ask import answers as say
+from app.core.ask import sentences
+from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS, AskAnalysis
+from app.core.ask.models import AskFilters, AskResponse, DocumentHit
+from app.core.ask.proposal_search import keyword_terms
+from app.domain.messages import N_
+from app.domain.models import Proposal
+from app.i18n import Translator
+from app.persistence.repositories.facts import Fact
+from app.services.llm import LLMService
+from app.services.llm.base import EvidenceItem, GroundedContext, GroundedReply
+
+if TYPE_CHECKING:
+    from app.core.ask.context_service import Gathered
+
+BUDGET = 6000  # characters of evidence, about 1,500 tokens
+SENTENCES_OFFERED = 4
+PASSAGES_OFFERED = 3
+PASSAGE_CHARS = 600
+PROPOSALS_OFFERED = 5
+FACTS_OFFERED = 5
+KINDS = ("documents", "proposals", "facts")
+INTENTS = {"documents": INTENT_DOCS, "proposals": INTENT_PROPOSALS, "facts": INTENT_FACTS}
+HOW_GROUNDED = N_(
+    "How I found this: I searched the documents, proposals and facts; a language model "
+    "read the best of what I found and answered from the sources named here."
+)
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+@dataclass(frozen=True, slots=True)
+class Offered:
+    """One evidence item and what it stands for."""
+
+    item: EvidenceItem
+    ref: DocumentHit | Proposal | Fact
+    quote: str = ""  # for a document item: the words quoted under the answer
+
+
+def reconcile(model: AskAnalysis, rules: AskAnalysis, question: str) -> AskAnalysis:
+    """The model's reading beside the rules' (the decision reads both intents): a
+    proposals reading with no topic and no filter that the rules do not share is not a
+    listing of every proposal, so the rules' reading stands; a date or a proposer the
+    question does not hold is the model's invention and never filters."""
+    if model == rules:
+        return rules
+    bare = not (
+        model.content_keywords or model.status or model.proposal_type or model.date_phrase
+        or model.proposer
+    )  # fmt: skip
+    if model.intent == INTENT_PROPOSALS and bare and rules.intent != INTENT_PROPOSALS:
+        return rules
+    asked = {w.casefold() for w in _WORD.findall(question)}
+
+    def said(phrase: str | None) -> bool:
+        words = [w.casefold() for w in _WORD.findall(phrase or "")]
+        return bool(words) and all(w in asked for w in words)
+
+    if model.date_phrase and not said(model.date_phrase):
+        model = replace(model, date_phrase=None, date_field=None)
+    if model.proposer and not said(model.proposer.lstrip("@")):
+        model = replace(model, proposer=None)
+    return model
+
+
+def offered(g: Gathered, english: Translator, first: str = "documents") -> list[Offered]:
+    """The evidence for the model, within BUDGET: each kind's best items taken in turn
+    (the kind the offline decision chose first), then shown grouped by kind."""
+    documents = _documents(g)
+    proposals = [
+        Offered(EvidenceItem(f"P{p.id}", "proposals", say.proposal_evidence(p, english)), p)
+        for p in g.outcome.proposals[:PROPOSALS_OFFERED]
+    ]
+    facts = [
+        Offered(EvidenceItem(f"F{i}", "facts", _fact_text(f)), f)
+        for i, f in enumerate(
+            (s.fact for s in (g.facts.relevant_facts if g.facts else [])[:FACTS_OFFERED]), 1
+        )
+    ]
+    queues = {"documents": documents, "proposals": proposals, "facts": facts}
+    order = [first, *(k for k in KINDS if k != first)] if first in KINDS else list(KINDS)
+    taken: list[Offered] = []
+    size = 0
+    while any(queues[k] for k in order):
+        for kind in order:
+            if not queues[kind]:
+                continue
+            item = queues[kind].pop(0)
+            cost = len(item.item.text) + len(item.item.key) + 4
+            if size + cost > BUDGET:
+                queues[kind].clear()  # this kind's next items are no shorter in general
+                continue
+            taken.append(item)
+            size += cost
+    return sorted(taken, key=lambda o: KINDS.index(o.item.kind))
+
+
+def _documents(g: Gathered) -> list[Offered]:
+    """The best sentences (with what follows them) of the top documents, then their best
+    passages; keys D1, D2, ... in that order."""
+    found: list[tuple[str, DocumentHit, str]] = []
+    for scored in g.best[:SENTENCES_OFFERED]:
+        quoted = sentences.quote(scored)
+        if any(scored.unit.text in text for _, _, text in found):
+            continue
+        found.append((f"“{scored.hit.title}”: {quoted}", scored.hit, quoted))
+    for hit in g.found.hits[:PASSAGES_OFFERED]:
+        passage = " ".join(hit.content.split())
+        if len(passage) > PASSAGE_CHARS:
+            passage = passage[:PASSAGE_CHARS].rsplit(" ", 1)[0] + " …"
+        quoted = _clip(passage, sentences.MAX_QUOTE)
+        found.append((f"“{hit.title}”: {passage}", hit, quoted))
+    return [
+        Offered(EvidenceItem(f"D{i}", "documents", text), hit, quoted)
+        for i, (text, hit, quoted) in enumerate(found, 1)
+    ]
+
+
+def _fact_text(fact: Fact) -> str:
+    return f"{fact.subject} {fact.predicate} {fact.object}".replace("_", " ")
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + " …"
+
+
+async def answer(
+    text: str, g: Gathered, llm: LLMService, tr: Translator, english: Translator, first: str
+) -> AskResponse | None:
+    """The model's grounded answer, or None: the offline answer then stands."""
+    items = offered(g, english, first)
+    context = GroundedContext(text, tuple(o.item for o in items), tr.language)
+    reply = await llm.answer_grounded(context)
+    if reply is None or reply.source == "none":
+        return None
+    return compose(text, g, items, reply, tr)
+
+
+def compose(
+    text: str, g: Gathered, items: Iterable[Offered], reply: GroundedReply, tr: Translator
+) -> AskResponse | None:
+    """The reply's text, then what it cites as the offline answers show them: the words
+    quoted from the first cited document, the proposals listed, the facts, the sources.
+    None when it cites nothing that was offered."""
+    by_key = {o.item.key: o for o in items}
+    cited = [by_key[k] for k in reply.cites if k in by_key]
+    docs = [o for o in cited if o.item.kind == "documents"]
+    hits = list({o.ref.chunk_id: o.ref for o in docs if isinstance(o.ref, DocumentHit)}.values())
+    proposals = [o.ref for o in cited if isinstance(o.ref, Proposal)]
+    facts = [o.ref for o in cited if isinstance(o.ref, Fact)]
+    if not cited:
+        return None
+    kinds = [o.item.kind for o in cited]
+    source = reply.source if reply.source in kinds else kinds[0]
+    sections = [reply.answer]
+    if docs:
+        first = docs[0]
+        title = first.ref.title if isinstance(first.ref, DocumentHit) else ""
+        sections.append(tr("According to “{title}”:", title=title) + " " + first.quote)
+    if proposals:
+        sections.append("\n".join(say.listing(proposals, len(proposals), tr)))
+    if facts:
+        sections.append(tr("Facts: {facts}.", facts="; ".join(_fact_text(f) for f in facts)))
+    if hits:
+        sections.append(say.sources(hits, tr))
+    sections.append(tr(HOW_GROUNDED))
+    shown = {h.chunk_id for h in hits}
+    documents = hits + [h for h in g.found.hits if h.chunk_id not in shown] if hits else []
+    return AskResponse(
+        question=text,
+        intent=INTENTS[source],
+        answer="\n\n".join(sections),
+        content_keywords=g.analysis.content_keywords or " ".join(keyword_terms(text)) or None,
+        filters=g.filters if source == "proposals" else AskFilters(),
+        proposals=proposals,
+        documents=documents,
+        facts=facts,
+    )

@@ -1,0 +1,143 @@
+"""/ask per community through a model: the gold sets against any OpenAI-compatible server.
+
+    OPENAI_API_KEY=x OPENAI_BASE_URL=http://127.0.0.1:8000/v1 \\
+        .venv/bin/python bench/ask_model.py [--community NAME ...] [--limit N [--spread]]
+        [--offline] [--misses]
+
+The same measures as bench/ask_gold.py (ASK_PIPELINE=general), with the OpenAI backend:
+each community is seeded offline (a model reading facts out of every document would
+change the data and take hours on a small CPU), then its questions (the first N with
+--limit, for slow models; N spread evenly through the set with --spread, since a gold
+set is grouped by kind) go through `coordbot ask --batch --json` with the model
+configured. --offline asks the same questions without the model, for comparison. Printed
+per community: every measure, seconds per question, chat calls per question (counted at
+the openai client) and the steps that fell back to the offline path (counted from
+LLMService's warnings, which never quote a question). A held-out community's misses are
+never shown, only its figures. Not part of the tests: it needs a server (for example
+llama-cpp-python's, serving a small instruct GGUF).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from tests.support import ask_gold  # noqa: E402
+
+OFF = ("DATABASE_URL", "CHROMA_HOST", "TELEGRAM_BOT_TOKEN")
+MODEL_SETTINGS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "OPENAI_ANSWER_MODEL")
+
+
+class Fallbacks(logging.Handler):
+    """Counts LLMService's "LLM <step> failed (<type>)" warnings by step and type."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.seen: Counter[str] = Counter()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        args = record.args if isinstance(record.args, tuple) else ()
+        if record.name == "app.services.llm.service" and len(args) >= 2:
+            self.seen[f"{args[0]}: {args[1]}"] += 1
+
+
+@contextmanager
+def counted_chat_calls() -> Iterator[Counter[str]]:
+    """Every chat completion the openai client makes in this process, by outcome."""
+    from openai.resources.chat.completions import AsyncCompletions
+
+    calls: Counter[str] = Counter()
+    create = AsyncCompletions.create
+
+    async def counting(self: Any, *args: Any, **kwargs: Any) -> Any:
+        calls["calls"] += 1
+        try:
+            return await create(self, *args, **kwargs)
+        except Exception:
+            calls["errors"] += 1
+            raise
+
+    AsyncCompletions.create = counting  # type: ignore[assignment,method-assign]
+    try:
+        yield calls
+    finally:
+        AsyncCompletions.create = create  # type: ignore[method-assign]
+
+
+@contextmanager
+def offline() -> Iterator[None]:
+    """The model's settings set aside (while a community is seeded)."""
+    kept = {name: os.environ.pop(name) for name in MODEL_SETTINGS if name in os.environ}
+    try:
+        yield
+    finally:
+        os.environ.update(kept)
+
+
+def measure(
+    names: list[str] | None,
+    show_misses: bool,
+    limit: int | None,
+    spread: bool = False,
+    model: bool = True,
+) -> dict[str, Any]:
+    for name in OFF:
+        os.environ.pop(name, None)
+    os.environ["ASK_PIPELINE"] = "general"
+    fallbacks = Fallbacks()
+    logging.getLogger("app.services.llm.service").addHandler(fallbacks)
+    out: dict[str, Any] = {}
+    for community in ask_gold.communities():
+        if names and community.name not in names:
+            continue
+        with tempfile.TemporaryDirectory(prefix=f"model-{community.name}-") as tmp:
+            work = Path(tmp)
+            os.environ["DATA_DIR"] = str(work / "data")
+            with offline():
+                ask_gold.seed(community)
+            fallbacks.seen.clear()
+            with counted_chat_calls() as calls, nullcontext() if model else offline():
+                rows, seconds = ask_gold.ask_all(community, work, work / "data", limit, spread)
+            figures = ask_gold.report(community, rows, seconds, show_misses)
+            asked = max(1, len(rows))
+            figures["chat_calls_per_question"] = round(calls["calls"] / asked, 2)
+            figures["chat_errors"] = calls["errors"]
+            figures["fallbacks"] = dict(fallbacks.seen)
+            out[community.name] = figures
+            print(f"{community.name}: done ({len(rows)} questions)", file=sys.stderr)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--community", action="append", help="only these (repeatable)")
+    parser.add_argument("--limit", type=int, help="the first N questions of each community")
+    parser.add_argument("--spread", action="store_true", help="N spaced through the set")
+    parser.add_argument("--offline", action="store_true", help="the same, without the model")
+    parser.add_argument("--misses", action="store_true", help="development misses too")
+    args = parser.parse_args()
+    if not os.environ.get("OPENAI_API_KEY") and not args.offline:
+        parser.error("set OPENAI_API_KEY (any value for a local server) and OPENAI_BASE_URL")
+    figures = measure(args.community, args.misses, args.limit, args.spread, not args.offline)
+    backend = "offline" if args.offline else "openai"
+    print(json.dumps({"backend": backend, "pipeline": "general", "spread": args.spread,
+                      "base_url": os.environ.get("OPENAI_BASE_URL"),
+                      "model": os.environ.get("OPENAI_MODEL"), "limit": args.limit,
+                      "communities": figures}, indent=1, ensure_ascii=False))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""The grounded answer step of the OpenAI backend against the fake server: the reply's
+keys and text are checked, and servers without ``json_schema`` output still answer."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable
+
+import pytest
+
+from app.services.llm import LLMService
+from app.services.llm.base import EvidenceItem, GroundedContext, GroundedReply
+from app.services.llm.fence import FENCE_CLOSE, FENCE_OPEN
+from app.services.llm.openai_backend import OpenAIBackend
+from tests.support.fake_openai import FakeOpenAI, Reply, grounded, offered_keys
+
+CONTEXT = GroundedContext(
+    "how big are the storage boxes?",
+    (
+        EvidenceItem("D1", "documents", "“Storage room”: Each box holds 35 litres."),
+        EvidenceItem("P3", "proposals", "#3 Bigger boxes (open until 1 Dec). Buy 50 l boxes."),
+        EvidenceItem("F1", "facts", "Storage room is in the basement"),
+    ),
+)
+
+Connect = Callable[[], LLMService]
+
+
+@pytest.fixture
+async def connect(fake_openai: FakeOpenAI) -> AsyncIterator[Connect]:
+    services: list[LLMService] = []
+
+    def make() -> LLMService:
+        backend = OpenAIBackend("test-key", base_url=fake_openai.base_url, max_retries=0)
+        services.append(LLMService(primary=backend))
+        return services[-1]
+
+    yield make
+    for service in services:
+        await service.aclose()
+
+
+async def test_the_evidence_is_keyed_and_fenced_and_a_cited_reply_comes_back(
+    fake_openai: FakeOpenAI, connect: Connect
+) -> None:
+    fake_openai.content = grounded("Each box holds 35 litres.", ["[d1]"])
+    llm = connect()
+    reply = await llm.answer_grounded(CONTEXT)
+    assert reply == GroundedReply("Each box holds 35 litres.", ("D1",), "documents")
+    [body] = fake_openai.chat_requests
+    assert body["response_format"]["json_schema"]["name"] == "grounded_answer"
+    schema = body["response_format"]["json_schema"]["schema"]
+    assert schema["properties"]["cites"]["items"]["enum"] == ["D1", "F1", "P3"]
+    assert offered_keys(body) == ["D1", "P3", "F1"]
+    user = body["messages"][-1]["content"]
+    assert user.index(FENCE_OPEN) < user.index("[D1]") < user.index(FENCE_CLOSE)
+    assert llm.fallbacks == {}
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        grounded("The boxes hold 99 litres.", ["D7"]),  # a key that was not offered
+        grounded("See proposal #9 for bigger boxes.", ["D1"]),  # a proposal not cited
+        grounded("The JSON says 35 litres.", ["D1"]),  # the prompt's machinery
+        json.dumps({"answer": "35 litres", "cites": ["D1"], "source": "rumours"}),
+        "Each box holds 35 litres.",  # not JSON
+    ],
+)
+async def test_a_reply_that_is_not_grounded_in_what_was_offered_is_refused(
+    fake_openai: FakeOpenAI, connect: Connect, content: str
+) -> None:
+    fake_openai.content = content
+    llm = connect()
+    assert await llm.answer_grounded(CONTEXT) is None
+    assert llm.fallbacks == {"grounded": 1}
+
+
+async def test_the_knowledge_base_not_saying_is_a_reply_without_citations(
+    fake_openai: FakeOpenAI, connect: Connect
+) -> None:
+    fake_openai.content = grounded("", [], "none")
+    assert await connect().answer_grounded(CONTEXT) == GroundedReply("", (), "none")
+
+
+@pytest.mark.parametrize("server", ["llama_cpp", "no_schema"])
+async def test_a_server_refusing_json_schema_gets_a_json_object_with_the_schema(
+    fake_openai: FakeOpenAI, connect: Connect, server: str
+) -> None:
+    fake_openai.mode = server
+    fake_openai.content = grounded("A box holds 35 litres.", ["D1"])
+    llm = connect()
+    first = await llm.answer_grounded(CONTEXT)
+    second = await llm.answer_grounded(CONTEXT)
+    assert first == second == GroundedReply("A box holds 35 litres.", ("D1",), "documents")
+    formats = [body["response_format"] for body in fake_openai.chat_requests]
+    assert [f["type"] for f in formats] == ["json_schema", "json_object", "json_object"]
+    assert formats[1]["schema"]["required"] == ["answer", "cites", "source"]
+    assert llm.fallbacks == {}
+
+
+async def test_a_timeout_or_a_server_error_gives_none(
+    fake_openai: FakeOpenAI, connect: Connect
+) -> None:
+    fake_openai.script(Reply("500"))
+    llm = connect()
+    assert await llm.answer_grounded(CONTEXT) is None
+    assert llm.fallbacks == {"grounded": 1}
+    assert await LLMService().answer_grounded(CONTEXT) is None  # no model: offline stands

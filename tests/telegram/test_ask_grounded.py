@@ -1,0 +1,68 @@
+"""/ask through the Application with a model (ASK_PIPELINE=general): the model answers
+from the keyed evidence, and the buttons under the answer are the cited documents'."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from app.core.ask.grounded import HOW_GROUNDED
+from app.services.llm.openai_backend import OpenAIBackend
+from tests.conftest import BotHarness
+from tests.support.fake_openai import FakeOpenAI, grounded, is_grounded, offered_keys
+from tests.telegram.helpers import create_via_bot
+
+RULES = (
+    "Members who move out give one month's notice to the secretary. "
+    "Applicants must be aged 18 or over and sign the house agreement."
+)
+READING = {
+    "intent": "query_general_docs", "content_keywords": None, "status": None,
+    "proposal_type": None, "date_phrase": None, "date_field": None, "proposer": None,
+}  # fmt: skip
+
+
+def _use_model(bot: BotHarness, fake: FakeOpenAI, answer: Any) -> None:
+    def reply(body: dict[str, Any]) -> str:
+        if is_grounded(body):
+            return str(answer(body))
+        return json.dumps(READING) if body.get("response_format") else "Here it is."
+
+    fake.content = reply
+    bot.services.context.pipeline = "general"
+    bot.services.llm.primary = OpenAIBackend(
+        "test-key", base_url=fake.base_url, timeout=5.0, max_retries=0
+    )
+
+
+async def test_the_grounded_answer_is_shown_with_the_cited_document_to_open(
+    bot: BotHarness, fake_openai: FakeOpenAI
+) -> None:
+    doc = await bot.services.documents.knowledge_import("Membership rules", RULES)
+    poll = await create_via_bot(bot, "Office plants; Buy plants; Ferns, Cacti")
+    await bot.press(f"v:{poll}:1", user_id=2002)
+    _use_model(
+        bot, fake_openai,
+        lambda body: grounded("Tell the secretary a month ahead.", offered_keys(body)[:1]),
+    )  # fmt: skip
+    [answer] = await bot.send("/ask who do I tell if I move away?")
+    assert answer.startswith("Tell the secretary a month ahead.")
+    assert "According to “Membership rules”:" in answer
+    assert f"Sources: “Membership rules” (document {doc.document_id})." in answer
+    assert HOW_GROUNDED in answer
+    assert bot.buttons()[0]["callback_data"] == f"vd:{doc.document_id}"
+    sent = json.dumps([b for b in fake_openai.chat_requests if is_grounded(b)])
+    assert "2002" not in sent  # a voter never reaches the model
+
+
+async def test_an_unknown_citation_leaves_the_offline_answer(
+    bot: BotHarness, fake_openai: FakeOpenAI
+) -> None:
+    doc = await bot.services.documents.knowledge_import("Membership rules", RULES)
+    _use_model(bot, fake_openai, lambda body: grounded("Anyone aged 12 can join.", ["D42"]))
+    [answer] = await bot.send("/ask how old must applicants be?")
+    assert "12" not in answer and HOW_GROUNDED not in answer
+    assert answer.startswith("According to “Membership rules”:")
+    assert "aged 18 or over" in answer
+    assert bot.buttons()[0]["callback_data"] == f"vd:{doc.document_id}"
+    assert bot.services.llm.fallbacks["grounded"] == 1
