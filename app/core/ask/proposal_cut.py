@@ -90,8 +90,13 @@ class Cut:
         return 1.0 / (1.0 + np.exp(-z))
 
     def keep(self, rows: np.ndarray) -> np.ndarray:
-        """Which rows the question asks for."""
-        return self.probabilities(rows) >= self.threshold
+        """Which rows the question asks for: those the model believes in, and any that
+        holds every word of the topic (with two or three candidates the features read
+        against the others say little)."""
+        if not len(rows):
+            return np.zeros(0, dtype=bool)
+        whole = rows[:, FEATURES.index("cover")] >= 1.0
+        return (self.probabilities(rows) >= self.threshold) | whole
 
     def as_json(self) -> dict[str, object]:
         return {
