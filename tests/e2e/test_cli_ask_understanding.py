@@ -8,9 +8,7 @@ from typing import Any
 
 
 def test_typos_and_categories(ask: Any) -> None:
-    events, green, travel = ask(
-        "proposals about evnts", "any proposals about sustainability", "proposals about time travel"
-    )
+    events, travel = ask("proposals about evnts", "proposals about time travel")
     assert events["question"] == "proposals about evnts"  # as asked
     assert "I read “evnts” as “events”." in events["answer"]
     assert events["proposals"]
