@@ -32,6 +32,12 @@ def digest(content: str) -> str:
     return hashlib.sha256(content.encode("utf-8")).hexdigest()[:12]
 
 
+def unit_ids(document_id: str, content: str, count: int) -> list[str]:
+    """The index ids of a document's first ``count`` units: the document, its text, the place."""
+    key = digest(content)
+    return [f"{document_id}:{key}:{i}" for i in range(count)]
+
+
 class UnitIndex:
     def __init__(self, vectors: VectorDBService) -> None:
         self.vectors = vectors
@@ -44,7 +50,7 @@ class UnitIndex:
         if key in self._kept:
             self._kept.move_to_end(key)
             return units, self._kept[key]
-        ids = [f"{document_id}:{key[1]}:{i}" for i in range(len(units))]
+        ids = unit_ids(document_id, content, len(units))
         stored = await self.vectors.vectors(UNITS, ids)
         missing = [i for i, key_ in enumerate(ids) if key_ not in stored]
         if missing:
