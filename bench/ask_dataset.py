@@ -4,9 +4,13 @@ The content comes from bench/ask_corpus.py. SQL rows go in in bulk: users, propo
 (indexed_revision = revision), documents, their chunks (marked indexed) and the facts,
 through ``FactRepository.bulk_upsert``. Chroma is filled through
 ``VectorDBService.upsert(..., embeddings=...)`` with IndexService's ids, texts and metadata,
-so the app finds nothing left to index. The SQLite file and the Chroma directory are kept
-under --data-dir (default: a directory per size under the system temp dir) and reused while
-the sizes match; --rebuild builds them again.
+so the app finds nothing left to index. The documents' units (sentences, list items, table
+rows) are stored as ``UnitIndex`` would store them at index time: a unit whose text is one of
+the embedded sentences gets that sentence's vector, the rest (the documents' title lines) are
+embedded once here, so /ask reads unit vectors and makes no model call for them. The SQLite
+file and the Chroma directory are kept under --data-dir (default: a directory per size under
+the system temp dir) and reused while the version and sizes match; --rebuild builds them
+again.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from bench.ask_community import NOW, SEED, users
 from bench.ask_corpus import Texts, fact_rows, make_documents, make_pools, make_proposals
 from bench.common import exclusive_use, logger, prepare_postgres
 
-DATASET_VERSION = 2
+DATASET_VERSION = 3  # 3: the documents' unit vectors are stored
 BATCH = 5000
 
 
@@ -149,8 +153,14 @@ async def build(container: Any, args: argparse.Namespace) -> dict[str, Any]:
             CHUNKS, [c.id for c in part], [c.content for c in part], metadatas, embeddings=vectors
         )
     chroma_s = time.perf_counter() - t
+
+    t = time.perf_counter()
+    units, units_embedded = await store_units(container, documents, texts)
+    units_s = time.perf_counter() - t
     return {
         "distinct_sentences_embedded": len(texts.sentences),
+        "units": units,
+        "units_embedded": units_embedded,
         "documents": len(documents),
         "proposals_with_facts": with_facts,
         "proposal_facts": sum(r[7] != "manual" for r in rows),
@@ -159,9 +169,50 @@ async def build(container: Any, args: argparse.Namespace) -> dict[str, Any]:
             "embed": round(embed_s, 1),
             "sql": round(sql_s, 1),
             "chroma": round(chroma_s, 1),
+            "units": round(units_s, 1),
         },
         "build_seconds": round(time.perf_counter() - started, 1),
     }
+
+
+async def store_units(
+    container: Any, documents: list[dict[str, Any]], texts: Any
+) -> tuple[int, int]:
+    """Every document's units in the index, as ``UnitIndex`` stores them at index time.
+
+    A unit reads the vector of the embedded sentence with its text; the other texts are
+    embedded once, each distinct text one time. Returns (units stored, texts embedded).
+    """
+    from app.core.knowledge.unit_index import unit_ids, unit_text
+    from app.nlp.units import segment
+    from app.services.vector_db_service import UNITS
+
+    ids, said, metadatas, rows = [], [], [], []
+    known = len(texts.sentences)
+    fresh: dict[str, int] = {}  # a text not among the sentences -> its row after them
+    for d in documents:
+        units = segment(d["content"])
+        for key, unit in zip(unit_ids(d["id"], d["content"], len(units)), units, strict=True):
+            text = unit_text(unit)
+            ids.append(key)
+            said.append(text)
+            metadatas.append({"document_id": d["id"]})
+            found = texts.index.get(text)
+            rows.append(found if found is not None else fresh.setdefault(text, known + len(fresh)))
+    logger.info("storing %d units (%d texts to embed)", len(ids), len(fresh))
+    assert texts.vectors is not None
+    extra = (
+        await container.vectors.embed(list(fresh))
+        if fresh
+        else np.zeros((0, texts.vectors.shape[1]), dtype=texts.vectors.dtype)
+    )
+    vectors = np.concatenate([texts.vectors, extra])[np.array(rows, dtype=np.int64)]
+    for start in range(0, len(ids), BATCH):
+        end = start + BATCH
+        await container.vectors.upsert(
+            UNITS, ids[start:end], said[start:end], metadatas[start:end], vectors[start:end]
+        )
+    return len(ids), len(fresh)
 
 
 async def counts(container: Any) -> dict[str, int]:
@@ -169,7 +220,7 @@ async def counts(container: Any) -> dict[str, int]:
 
     from app.persistence.knowledge_models import ChunkRow
     from app.persistence.models import FactRow, ProposalRow
-    from app.services.vector_db_service import CHUNKS, PROPOSALS
+    from app.services.vector_db_service import CHUNKS, PROPOSALS, UNITS
 
     async with container.db.transaction() as session:
         found = {
@@ -179,6 +230,7 @@ async def counts(container: Any) -> dict[str, int]:
         }  # fmt: skip
     found["chroma_proposals"] = await container.vectors.count(PROPOSALS)
     found["chroma_chunks"] = await container.vectors.count(CHUNKS)
+    found["chroma_units"] = await container.vectors.count(UNITS)
     return found
 
 

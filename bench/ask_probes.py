@@ -3,8 +3,8 @@
 Per question, the time spent in the model's embedding, Chroma, SQL, the fact graph and the
 LLM steps is recorded by wrapping those instances' methods (SQL statements through engine
 events, garbage collection through ``gc.callbacks``), so a slow p95 says where it goes.
-A probe on a private method (``ProposalSearch._rank``) is optional: when the app no longer
-has that method, its phase is simply left out of the report.
+A probe on a private method (``ProposalSearch._rank``, the context's own steps) is
+optional: when the app no longer has that method, its phase is simply left out of the report.
 """
 
 from __future__ import annotations
@@ -70,6 +70,10 @@ class Phases:
         if hasattr(container.context.search, "_rank"):  # its scoring, inside proposal_search
             self.wrap(container.context.search, "_rank", "proposal_rank")
         self.wrap(container.context, "handle_intelligent_ask", "ask_service")
+        # the general pipeline's other steps (those run side by side overlap in time)
+        for method, name in (("_passages", "passage_search"), ("_sentences", "unit_sentences")):
+            if hasattr(container.context, method):
+                self.wrap(container.context, method, name)
         for step in ("analyze_ask_query", "write_lead"):
             self.wrap(container.llm, step, f"llm_{step}")
         # SQL at the repository boundary: execution, fetching and building the objects

@@ -440,11 +440,10 @@ class ContextService:
         come from the index: no model call)."""
         candidates: list[sentences.Candidate] = []
         blocks = []
-        for document_id in list(dict.fromkeys(h.document_id for h in found.hits))[
-            : sentences.DOCUMENTS
-        ]:
+        best = list(dict.fromkeys(h.document_id for h in found.hits))[: sentences.DOCUMENTS]
+        read = await self.units.many([(d, found.contents[d]) for d in best])  # one index read
+        for document_id, (units, matrix) in zip(best, read, strict=True):
             hit = next(h for h in found.hits if h.document_id == document_id)
-            units, matrix = await self.units.units(document_id, found.contents[document_id])
             candidates += [sentences.Candidate(u, hit, units, i) for i, u in enumerate(units)]
             blocks.append(matrix)
         if not candidates:

@@ -32,6 +32,12 @@ def digest(content: str) -> str:
     return hashlib.sha256(content.encode("utf-8")).hexdigest()[:12]
 
 
+def unit_ids(document_id: str, content: str, count: int) -> list[str]:
+    """The index ids of a document's first ``count`` units: the document, its text, the place."""
+    key = digest(content)
+    return [f"{document_id}:{key}:{i}" for i in range(count)]
+
+
 class UnitIndex:
     def __init__(self, vectors: VectorDBService) -> None:
         self.vectors = vectors
@@ -39,34 +45,54 @@ class UnitIndex:
 
     async def units(self, document_id: str, content: str) -> tuple[tuple[Unit, ...], np.ndarray]:
         """A document's units and their vectors (one row each, in document order)."""
-        units = segment(content)
-        key = (document_id, digest(content))
-        if key in self._kept:
-            self._kept.move_to_end(key)
-            return units, self._kept[key]
-        ids = [f"{document_id}:{key[1]}:{i}" for i in range(len(units))]
-        stored = await self.vectors.vectors(UNITS, ids)
-        missing = [i for i, key_ in enumerate(ids) if key_ not in stored]
+        return (await self.many([(document_id, content)]))[0]
+
+    async def many(
+        self, documents: Sequence[tuple[str, str]]
+    ) -> list[tuple[tuple[Unit, ...], np.ndarray]]:
+        """What ``units`` gives for each (id, content) document, in order: the vectors
+        not kept in memory are read from the index in one call, the missing embedded in one."""
+        read = [(document_id, content, segment(content)) for document_id, content in documents]
+        keys = [(document_id, digest(content)) for document_id, content, _ in read]
+        ids = {
+            key: unit_ids(document_id, content, len(units))
+            for key, (document_id, content, units) in zip(keys, read, strict=True)
+            if key not in self._kept
+        }
+        wanted = [i for key_ids in ids.values() for i in key_ids]
+        stored = await self.vectors.vectors(UNITS, wanted) if wanted else {}
+        missing = [
+            (key, n)
+            for key, key_ids in ids.items()
+            for n, i in enumerate(key_ids)
+            if i not in stored
+        ]
         if missing:
-            texts = [unit_text(units[i]) for i in missing]
+            units_of = dict(zip(keys, (units for _, _, units in read), strict=True))
+            texts = [unit_text(units_of[key][n]) for key, n in missing]
             fresh = await self.vectors.embed(texts)
             await self.vectors.upsert(
                 UNITS,
-                [ids[i] for i in missing],
+                [ids[key][n] for key, n in missing],
                 texts,
-                [{"document_id": document_id}] * len(missing),
+                [{"document_id": key[0]} for key, _ in missing],
                 fresh,
             )
-            stored |= {ids[i]: v for i, v in zip(missing, fresh, strict=True)}
-        matrix = (
-            np.stack([stored[i] for i in ids]).astype(np.float32)
-            if ids
-            else np.zeros((0, 0), dtype=np.float32)
-        )
-        self._kept[key] = matrix
-        if len(self._kept) > KEPT_DOCUMENTS:
+            stored |= {ids[key][n]: v for (key, n), v in zip(missing, fresh, strict=True)}
+        found = []
+        for key, (_, _, units) in zip(keys, read, strict=True):
+            if key in self._kept:
+                self._kept.move_to_end(key)
+            else:
+                self._kept[key] = (
+                    np.stack([stored[i] for i in ids[key]]).astype(np.float32)
+                    if units
+                    else np.zeros((0, 0), dtype=np.float32)
+                )
+            found.append((units, self._kept[key]))
+        while len(self._kept) > KEPT_DOCUMENTS:
             self._kept.popitem(last=False)
-        return units, matrix
+        return found
 
     async def ensure(self, documents: Sequence[tuple[str, str]]) -> None:
         """Embed the units of these (id, content) documents that the index lacks."""
