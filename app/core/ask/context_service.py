@@ -357,8 +357,10 @@ class ContextService:
         chosen = decision.decide(g.signals)
         voters = asks_who_voted(text, analysis.language)
         listed = chosen.source == "proposals" or voters  # voters: the answer says votes are secret
+        # a list the question asked for by its filters is a listing, not an answer to read
+        filtered_list = voters or (chosen.source == "proposals" and g.filters.active)
         llm = self.llm
-        if llm.has_model and not listed:  # the model reads what was found before a refusal
+        if llm.has_model and not filtered_list:  # the model reads what was found first
             read = await grounded.answer(text, g, llm, tr, self._english, chosen.source)
             if read is not None:
                 return read
@@ -367,7 +369,7 @@ class ContextService:
             return await self._proposals(
                 text, g.filters, g.keywords, g.outcome, passages, g.notes,
                 _why_proposals(g), tr,
-                asks_who(text, analysis.language), voters,
+                asks_who(text, analysis.language), voters, llm,
             )  # fmt: skip
         if chosen.source == "facts" and g.facts is not None and g.facts.relevant_facts:
             return await knowledge_answers.facts(text, g.facts, passages, llm, tr, FACTS_NAMED)
@@ -392,6 +394,7 @@ class ContextService:
         tr: Translator,
         who: bool = False,
         voters: bool = False,
+        llm: LLMService | None = None,
     ) -> AskResponse:
         found = outcome.proposals[: say.LIST_LIMIT]
         related = [h for h in passages if h.similarity >= RELATED_DOC] if keywords else []
@@ -404,7 +407,7 @@ class ContextService:
             cited_ids=frozenset(p.id for p in found),
             language=tr.language,
         )
-        sections = [await self.llm.write_lead(context) if found else lead]
+        sections = [await (llm or self.llm).write_lead(context) if found else lead]
         if voters:  # privacy: a vote is seen by its voter only
             sections.insert(0, tr(say.VOTERS_UNSEEN))
         if found:
