@@ -35,6 +35,9 @@ def origin(source: str) -> str:
     return source.split(":", 1)[0] if ":" in source else source
 
 
+OVERFETCH = 4  # nearest(): unfiltered hits taken per fact wanted
+
+
 class FactVectors:
     def __init__(self, db: Database, vectors: VectorDBService) -> None:
         self.db = db
@@ -82,9 +85,18 @@ class FactVectors:
         those of one origin (``origin``) when given. Call ``current`` first."""
         if self._indexed is None or self._indexed[0] == 0:
             return []
-        where = {"origin": {"$ne": skip_origin}} if skip_origin else None
-        hits = await self.vectors.query(FACTS, embedding, limit, where)
-        return [(int(h.id), h.similarity) for h in hits]
+        if not skip_origin:
+            hits = await self.vectors.query(FACTS, embedding, limit)
+            return [(int(h.id), h.similarity) for h in hits]
+        # A metadata filter makes Chroma scan the collection (about 100 ms at 100,000
+        # facts, against 3 ms unfiltered): take a few times the limit unfiltered and
+        # drop that origin here; only when too few are left, ask with the filter.
+        hits = await self.vectors.query(FACTS, embedding, limit * OVERFETCH)
+        kept = [h for h in hits if h.metadata.get("origin") != skip_origin]
+        if len(kept) < limit and len(hits) == limit * OVERFETCH:
+            where = {"origin": {"$ne": skip_origin}}
+            kept = await self.vectors.query(FACTS, embedding, limit, where)
+        return [(int(h.id), h.similarity) for h in kept[:limit]]
 
     async def of(self, ids: list[int]) -> dict[int, np.ndarray]:
         """The stored vectors of these facts (no model call). Call ``current`` first."""
