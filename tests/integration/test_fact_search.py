@@ -146,6 +146,6 @@ async def test_the_nearest_facts_leave_out_one_origin_however_many_crowd_the_top
     own = await vectors.nearest(embedding, 2, skip_origin="proposal")
     assert len(own) == 2 and not {i for i, _ in own} & from_proposals
     assert asked[0] is None  # unfiltered first
-    own = await vectors.nearest(embedding, 1, skip_origin="proposal")  # 4 read, all theirs
+    own = await vectors.nearest(embedding, 1, skip_origin="proposal")  # 10 read, all theirs
     assert len(own) == 1 and not {i for i, _ in own} & from_proposals
     assert asked[-1] == {"origin": {"$ne": "proposal"}}  # then with the filter

@@ -35,7 +35,7 @@ def origin(source: str) -> str:
     return source.split(":", 1)[0] if ":" in source else source
 
 
-OVERFETCH = 4  # nearest(): unfiltered hits taken per fact wanted
+OVERFETCH = 10  # nearest(): unfiltered hits taken per fact wanted
 
 
 class FactVectors:
@@ -90,10 +90,10 @@ class FactVectors:
             return [(int(h.id), h.similarity) for h in hits]
         # A metadata filter makes Chroma scan the collection (about 100 ms at 100,000
         # facts, against 3 ms unfiltered): take a few times the limit unfiltered and
-        # drop that origin here; only when too few are left, ask with the filter.
+        # drop that origin here; only when none is left, ask with the filter.
         hits = await self.vectors.query(FACTS, embedding, limit * OVERFETCH)
         kept = [h for h in hits if h.metadata.get("origin") != skip_origin]
-        if len(kept) < limit and len(hits) == limit * OVERFETCH:
+        if not kept and len(hits) == limit * OVERFETCH:
             where = {"origin": {"$ne": skip_origin}}
             kept = await self.vectors.query(FACTS, embedding, limit, where)
         return [(int(h.id), h.similarity) for h in kept[:limit]]
