@@ -1,4 +1,4 @@
-"""Refit /ask's decision (app/core/ask/decision.json) from the development communities.
+"""Refit /ask's reading, sentence scorer and decision from the development communities.
 
     .venv/bin/python scripts/fit_ask_decision.py [--cache FILE] [--reuse] [--dry-run]
 
@@ -14,6 +14,11 @@ the signals it yields are paired with the outcome that is right for it:
   found, else "nothing" (what retrieval missed cannot be quoted);
 - a fact question: "facts" when the facts found name the answer, "documents" when the
   best passages do instead, else "nothing".
+
+The reading of the question's form (app/core/ask/reading.json) is fitted first, from
+every English question's kind; each question's reading signals are then replaced by what
+a reading fitted without its own community says (cross-fitting), so the decision learns
+how far a reading can be trusted on a community it was not fitted on.
 
 Each community weighs the same, whatever its number of questions. The L2 penalty is
 chosen by leaving one community out at a time (of penalties as good as the best, the
@@ -39,7 +44,7 @@ if str(REPO_ROOT) not in sys.path:
 
 import numpy as np  # noqa: E402
 
-from app.core.ask import decision, sentences  # noqa: E402
+from app.core.ask import decision, reading, sentences  # noqa: E402
 from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS  # noqa: E402
 from app.domain.clock import FrozenClock  # noqa: E402
 from tests.support import ask_gold  # noqa: E402
@@ -88,6 +93,10 @@ async def _signals(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 gathered = await container.context.inspect(" ".join(item["question"].split()))
                 row = {
                     "question": item["question"],
+                    "read": gathered.question,
+                    "english": gathered.analysis.language == "en",
+                    "kind": item["intent"],
+                    "vector": [round(float(v), 6) for v in gathered.embedding],
                     "label": label(item, gathered),
                     "signals": dict(zip(decision.Signals.__dataclass_fields__,
                                         gathered.signals.vector().tolist(), strict=True)),
@@ -169,6 +178,47 @@ def _top1(scorer: sentences.Scorer, rows: list[dict[str, Any]]) -> float:
     return round(right / max(1, len(data)), 3)
 
 
+READING_PENALTIES = (1.0, 3.0, 10.0, 30.0)
+
+
+def fit_reading(rows: list[dict[str, Any]], penalty: float) -> reading.Reading:
+    """The reading of a question's form, from the English questions: each community
+    weighs the same; its words are those of more than one of these communities."""
+    data = [r for r in rows if r["english"]]
+    sizes: dict[str, int] = {}
+    for r in data:
+        sizes[r["community"]] = sizes.get(r["community"], 0) + 1
+    return reading.fit(
+        [r["read"] for r in data],
+        np.array([r["vector"] for r in data]),
+        [r["kind"] for r in data],
+        [1.0 / sizes[r["community"]] for r in data],
+        reading.vocabulary([(r["read"], r["community"]) for r in data]),
+        l2=penalty,
+    )
+
+
+def _read_right(model: reading.Reading, rows: list[dict[str, Any]]) -> float:
+    data = [r for r in rows if r["english"]]
+    right = sum(
+        max(p := model.read(r["read"], np.array(r["vector"])), key=lambda k: p[k]) == r["kind"]
+        for r in data
+    )
+    return round(right / max(1, len(data)), 3)
+
+
+def cross_read(rows: list[dict[str, Any]], penalty: float) -> None:
+    """Each English question's form as a reading fitted without its community would read
+    it: the decision learns how far to trust the reading where it was not fitted."""
+    for name in sorted({r["community"] for r in rows}):
+        model = fit_reading([r for r in rows if r["community"] != name], penalty)
+        for r in rows:
+            if r["community"] == name and r["english"]:
+                form = model.read(r["read"], np.array(r["vector"]))
+                r["signals"]["form_proposals"] = form[INTENT_PROPOSALS]
+                r["signals"]["form_facts"] = form[INTENT_FACTS]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cache", default=str(REPO_ROOT / ".fit-signals.jsonl"))
@@ -181,6 +231,18 @@ def main() -> None:
     else:
         rows = gather_all()
         cache.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    names = sorted({r["community"] for r in rows})
+    read_left_out = {
+        str(p): {
+            n: _read_right(fit_reading([r for r in rows if r["community"] != n], p),
+                           [r for r in rows if r["community"] == n])
+            for n in names
+        }
+        for p in READING_PENALTIES
+    }  # fmt: skip
+    read_penalty = max(READING_PENALTIES, key=lambda p: sum(read_left_out[str(p)].values()))
+    form = fit_reading(rows, read_penalty)
+    cross_read(rows, read_penalty)
     with_units = sorted({r["community"] for r in rows if r.get("answers")})
     unit_left_out = {
         str(p): {
@@ -195,7 +257,6 @@ def main() -> None:
     for r in rows:  # the decision reads the best sentence's score: the new scorer's
         units = np.array(r["units"], dtype=np.float64)
         r["signals"]["sentence_score"] = float(scorer(units).max()) if len(units) else 0.0
-    names = sorted({r["community"] for r in rows})
     left_out: dict[str, dict[str, float]] = {}
     for penalty in PENALTIES:
         scores = {}
@@ -208,6 +269,7 @@ def main() -> None:
     if not args.dry_run:
         decision.MODEL.write_text(json.dumps(model.as_json(), indent=1) + "\n")
         sentences.MODEL.write_text(json.dumps(scorer.as_json(), indent=1) + "\n")
+        reading.MODEL.write_text(json.dumps(form.as_json()) + "\n")
     labels: dict[str, int] = {}
     for r in rows:
         labels[r["label"]] = labels.get(r["label"], 0) + 1
@@ -216,6 +278,8 @@ def main() -> None:
         "labels": labels,
         "leave_one_community_out_accuracy": left_out,
         "penalty": best,
+        "reading": {"leave_one_community_out_accuracy": read_left_out, "penalty": read_penalty,
+                    "words": len(form.vocabulary)},
         "training_accuracy": {n: _accuracy(model, [r for r in rows if r["community"] == n])
                               for n in names},
         "sentences": {"leave_one_community_out_top1": unit_left_out, "penalty": unit_penalty,

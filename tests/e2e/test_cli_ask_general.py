@@ -72,3 +72,19 @@ def test_facts_named_by_initials_and_reached_in_two_hops(ask: Any) -> None:
     assert chain["intent"] == "query_facts"
     assert "So the answer is: Carmen" in chain["answer"]
     assert "I followed the connections from “Garden group”" in chain["answer"]
+
+
+def test_a_question_about_how_votes_work_is_read_from_its_form(ask: Any) -> None:
+    """ "votes" names proposals in one question and a rule in another: the fitted reading
+    of the question's form tells them apart, not the word."""
+    rule, blank, listing = ask(
+        "once a vote gets called, how many days do people have to cast it?",
+        "do blank votes count towards anything",
+        "have we voted on the washing machine?",
+    )
+    for out in (rule, blank):
+        assert out["intent"] == "query_general_docs" and out["proposals"] == []
+        assert "“House meetings”" in out["answer"]
+    assert "seven days" in rule["answer"]
+    assert "quorum" in blank["answer"]
+    assert listing["intent"] == "query_proposals" and listing["proposals"] == [1]

@@ -192,27 +192,6 @@ def _keywords(text: str, drop: set[str]) -> str | None:
 HOW_TO = re.compile(r"^\s*how (?:do|can|should|would|could) (?:i|we|you|one)\b|^\s*how to\b", re.I)
 
 
-# A question about how something works, not a request for a list of proposals.
-RULE_QUESTION = re.compile(
-    r"^\s*(?:how(?! many (?:proposals|polls|ideas|votes were))\b|why\b|what happens\b|"
-    r"when (?:is|are|does|do|can|will|should) (?:a|an|any)\b|"  # "when is a poll approved?"
-    r"what(?:'s|s| is) the (?!status\b|result|outcome|deadline)|what does it take\b|"
-    r"can (?:i|we|an?|the|you|someone|anyone|members?|admins?)\b|"
-    r"is it (?:allowed|possible)\b|do (?:i|we) need\b|who (?:has to|must|can|needs to)\b)",
-    re.I,
-)
-LISTING = re.compile(
-    r"^\s*(?:which|list|show|find|any|are there|is there|were there|has anyone|did anyone|"
-    r"did someone|what (?:proposals|polls|ideas|votes))\b",
-    re.I,
-)
-
-
-def asks_how_it_works(question: str) -> bool:
-    """A rule question ("how many votes does a poll need?"), not a request for a list."""
-    return bool(RULE_QUESTION.match(question)) and not LISTING.match(question)
-
-
 def _intent(question: str, proposal_filters: bool) -> str:
     """Documents (and the bot's manual) for how-to questions, even about proposals ("how
     do I submit an idea?"); proposals when they are named or filtered for; documents for

@@ -32,7 +32,7 @@ from app.core.ask import (
     knowledge_answers,
     sentences,
 )
-from app.core.ask.analysis import HOW_TO, INTENT_PROPOSALS, AskAnalysis, asks_how_it_works
+from app.core.ask.analysis import HOW_TO, INTENT_PROPOSALS, AskAnalysis
 from app.core.ask.fact_search import FactSearch, FactsFound
 from app.core.ask.help import HelpIndex
 from app.core.ask.knowledge_answers import RELATED_DOC
@@ -48,6 +48,7 @@ from app.core.ask.multilingual import (
 )
 from app.core.ask.passages import Found, PassageSearch
 from app.core.ask.proposal_search import ProposalSearch, SearchOutcome, keyword_terms
+from app.core.ask.reading import reading
 from app.core.ask.spelling import Fix, Speller, describe
 from app.core.graph.graph_results import AskResult
 from app.core.graph.graph_service import GraphService
@@ -304,16 +305,13 @@ class ContextService:
         if analysis.proposer and filters.proposer_id is None and notes:
             topic = f"{topic} {analysis.proposer}"
         keywords = " ".join(keyword_terms(topic)) or None
-        # The one embedding: a proposal question's topic words (short topics embed
-        # poorly inside a sentence about proposals), otherwise the question itself,
-        # also when it asks how proposals work ("how many votes does a poll need?").
-        listing = about_proposals and keywords and not asks_how_it_works(text)
-        # Proposals are searched by the topic's own embedding whatever the cue says (the
-        # cue is evidence for the decision, not a verdict): "anything to do with time
-        # off?" names no proposal, yet its topic is one. Both ride in one model call.
-        query = keywords if listing and keywords else text
-        vectors = await self.vectors.embed([query] if query == keywords or not keywords
-                                           else [query, keywords])  # fmt: skip
+        # Two embeddings in one model call: the question's, which passages, sentences,
+        # facts and the reading of its form (reading.py) are compared with, and the
+        # topic's, which proposals are (short topics embed poorly inside a sentence about
+        # proposals). Proposals are searched by the topic whatever the cue says (the cue is
+        # evidence for the decision, not a verdict): "anything to do with time off?" names
+        # no proposal, yet its topic is one.
+        vectors = await self.vectors.embed([text, keywords] if keywords else [text])
         embedding, topic_vector = vectors[0], vectors[-1]
         outcome, found, facts = await asyncio.gather(
             self.search.search(filters, keywords, topic_vector, language=analysis.language),
@@ -326,6 +324,7 @@ class ContextService:
             manual = await self.help.scored(text, embedding)
             help_strength = manual[0][0] if manual else 0.0
         rules = read_question(text, analysis.language)  # the rules' reading beside a model's
+        form = reading().read(text, embedding) if analysis.language == "en" else None
         read = decision.signals(
             text,
             analysis.intent,
@@ -337,10 +336,11 @@ class ContextService:
             facts,
             analysis.language,
             rules.intent,
+            form,
         )
         return Gathered(
             analysis, filters, notes, keywords, embedding, outcome, found, best,
-            facts.result if facts else None, help_strength, read, facts,
+            facts.result if facts else None, help_strength, read, facts, text,
         )  # fmt: skip
 
     async def _answer(
@@ -479,7 +479,7 @@ class Gathered:
     filters: AskFilters
     notes: list[str]
     keywords: str | None
-    embedding: np.ndarray
+    embedding: np.ndarray  # the question's
     outcome: SearchOutcome
     found: Found
     best: list[sentences.Scored]
@@ -487,6 +487,7 @@ class Gathered:
     help_strength: float
     signals: decision.Signals
     paths: FactsFound | None = None  # the fact paths behind ``facts``, best first
+    question: str = ""  # as read: typos mended
 
 
 def _corrected(response: AskResponse, asked: str, fixes: list[Fix], tr: Translator) -> AskResponse:

@@ -44,6 +44,8 @@ class Signals:
     cue_facts: float  # ... about a named person, group or thing (who/what/where)
     filtered: float  # it states a status, type, date or proposer
     asks_who: float
+    form_proposals: float  # the fitted reading of its form (reading.py): asks for proposals
+    form_facts: float  # ... for a fact of the graph
     proposal_found: float  # some proposal matched inside the filters
     proposal_chance: float  # the proposal cut's belief in its best candidate (proposal_cut.py)
     proposal_cover: float  # share of the topic's words the best proposal contains
@@ -98,10 +100,12 @@ def signals(
     facts: FactsFound | None,
     language: str,
     rules_intent: str | None = None,
+    form: dict[str, float] | None = None,
 ) -> Signals:
     """``intent`` is the backend's reading (a model's, or the rules'); ``rules_intent`` the
     rules' reading beside a model's: each is half the cue, so a model's reading is one
-    cue among the evidence, never the verdict."""
+    cue among the evidence, never the verdict. ``form``: the fitted reading's
+    probabilities (reading.py); without it (a question not in English) the cue stands in."""
     asked = set(lexical_terms(question, language))
     # the best proposal kept, else the best candidate the cut left out: how near it came
     near = max(proposals.candidates, key=lambda r: r.score, default=None)
@@ -114,11 +118,14 @@ def signals(
     )
     sentence = best[0] if best else None
     path = facts.best if facts is not None else None
+    cue = {k: _cue(k, intent, rules_intent) for k in (INTENT_PROPOSALS, INTENT_FACTS)}
     return Signals(
-        cue_proposals=_cue(INTENT_PROPOSALS, intent, rules_intent),
-        cue_facts=_cue(INTENT_FACTS, intent, rules_intent),
+        cue_proposals=cue[INTENT_PROPOSALS],
+        cue_facts=cue[INTENT_FACTS],
         filtered=float(filtered),
         asks_who=float(bool(_WHO.match(question))),
+        form_proposals=(form or cue)[INTENT_PROPOSALS],
+        form_facts=(form or cue)[INTENT_FACTS],
         proposal_found=float(bool(proposals.ranked)),
         proposal_chance=chance,
         proposal_cover=share(topic_terms, _proposal_text(top), language) if top else 0.0,
