@@ -1,49 +1,50 @@
-"""The fitted reading of a question's form (app/core/ask/reading.py)."""
+"""The pure parts of /ask's reading: typos, topics after "about", loose names."""
 
 from __future__ import annotations
 
-import numpy as np
-import pytest
+from app.core.ask.proposal_search import keyword_terms
+from app.core.ask.spelling import Lexicon, distance
 
-from app.core.ask import reading
-from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS
-
-
-def test_words_mark_the_first_one() -> None:
-    assert reading.words("Who’s the treasurer?") == {"who's", "the", "treasurer", "^who's"}
-    assert reading.words("  ?? ") == set()
-
-
-def test_only_words_of_more_than_one_community_are_read() -> None:
-    asked = [("any votes on bikes?", "a"), ("any votes on paint?", "b"), ("bikes", "b")]
-    assert reading.vocabulary(asked) == ("^any", "any", "bikes", "on", "votes")
+TEXTS = [
+    "Monthly board game night in the event room",
+    "Compost bins for the community garden",
+    "Install solar panels on the roof",
+    "Close the space between Christmas and New Year",
+    "Bikes go in the bike cellar",
+    "The guest password changes every month",
+]
+LEXICON = Lexicon(TEXTS, ["Community Garden", "Green Committee", "House Committee", "Board"])
 
 
-def test_the_reading_is_fitted_from_labelled_questions() -> None:
-    """Forms, not topics: the same topic words under each form, random vectors."""
-    rng = np.random.default_rng(3)
-    forms = {
-        INTENT_PROPOSALS: "have we voted on {}",
-        INTENT_DOCS: "how does {} work",
-        INTENT_FACTS: "who leads the {} group",
-    }
-    topics = ["bikes", "laundry", "garden", "roof", "parking", "music"]
-    questions, kinds = [], []
-    for topic in topics:
-        for kind, form in forms.items():
-            questions.append(form.format(topic))
-            kinds.append(kind)
-    vectors = rng.normal(size=(len(questions), 8))
-    words = reading.vocabulary([(q, str(i % 2)) for i, q in enumerate(questions)])
-    model = reading.fit(questions, vectors, kinds, [1.0] * len(kinds), words, l2=0.1, steps=300)
-    for kind, form in forms.items():
-        read = model.read(form.format("choir"), rng.normal(size=8))  # a topic never seen
-        assert max(read, key=lambda k: read[k]) == kind
-        assert sum(read.values()) == pytest.approx(1.0)
-    assert "choir" not in model.vocabulary
+def test_edit_distance_counts_a_swap_as_one() -> None:
+    assert distance("propsals", "proposals") == 1
+    assert distance("gardn", "garden") == 1
+    assert distance("abuot", "about") == 1
+    assert distance("wine", "wind") == 1
 
 
-def test_the_shipped_reading_reads_the_bundled_embedding() -> None:
-    shipped = reading.reading()
-    assert shipped.weights.shape == (3, 384 + len(shipped.vocabulary))
-    assert shipped.mean.shape == shipped.scale.shape == (384 + len(shipped.vocabulary),)
+def test_typos_are_corrected_to_the_communitys_words() -> None:
+    assert LEXICON.correct("gardn") == "garden"
+    assert LEXICON.correct("propsals") == "proposals"  # the bot's own word
+    assert LEXICON.correct("opn") == "open"  # three letters: an added letter only
+
+
+def test_real_words_and_far_words_stay() -> None:
+    assert LEXICON.correct("moon") is None  # an English word, even if one letter off "room"
+    assert LEXICON.correct("dinosaurs") is None
+    assert LEXICON.correct("garden") is None
+    assert LEXICON.correct("zqxwv") is None  # nothing close
+    assert LEXICON.correct("pls") is None  # conversation, not a typo
+    assert LEXICON.correct("treadmill") is None  # two common words run together
+    assert LEXICON.correct("soundproof") is None
+
+
+def test_a_long_typo_of_a_common_word_is_not_read_as_ours() -> None:
+    lexicon = Lexicon([*TEXTS, "Two proposals are pending"])
+    assert lexicon.correct("pendng") == "pending"  # one edit from ours
+    assert lexicon.correct("openning") is None  # two from "pending", one from "opening"
+
+
+def test_conversation_words_are_no_search_words() -> None:
+    chatty = "hi could you tell me whether garden"
+    assert keyword_terms(chatty) == ["garden"]
