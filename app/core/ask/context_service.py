@@ -49,6 +49,7 @@ from app.core.ask.multilingual import (
 from app.core.ask.passages import Found, PassageSearch
 from app.core.ask.proposal_search import ProposalSearch, SearchOutcome, keyword_terms
 from app.core.ask.spelling import Fix, Speller, describe
+from app.core.graph.fact_vectors import FactVectors
 from app.core.graph.graph_results import AskResult
 from app.core.graph.graph_service import GraphService
 from app.core.knowledge.document_service import DocumentService
@@ -112,6 +113,7 @@ class ContextService:
         timezone: ZoneInfo,
         language: str = "en",
         units: UnitIndex | None = None,
+        fact_vectors: FactVectors | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
@@ -123,7 +125,7 @@ class ContextService:
         self.search = ProposalSearch(db, vectors, language)
         self.passage_search = PassageSearch(db, vectors, documents, language)
         self.units = units or UnitIndex(vectors)
-        self.fact_search = FactSearch(db, vectors, language)
+        self.fact_search = FactSearch(db, vectors, language, fact_vectors)
         self._english = translator("en", timezone)  # what a model reads as evidence
         self.help = HelpIndex(vectors.embed, timezone)
         self.spelling = Speller(db)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.core.ask.fact_names import EntityIndex, Named
-from app.core.graph.fact_vectors import FactVectors, origin
+from app.core.graph.fact_vectors import COMMUNITY, FactVectors
 from app.core.graph.graph_answers import human, say
 from app.core.graph.graph_results import AskResult, ScoredFact
 from app.core.graph.multihop import ContextStore, Hop, HopStep
@@ -48,8 +48,8 @@ from app.services.vector_db_service import VectorDBService
 _KIND = re.compile(r"\b(?:which|what)\s+([^\W\d_]{3,})", re.I)
 _WORDS = re.compile(r"[^\W\d_]+")
 # Proposals are a source of their own in /ask: the facts derived from them
-# (proposal_facts) would only answer the same again, worse.
-PROPOSAL = origin(PROPOSALS)
+# (proposal_facts) would only answer the same again, worse. Facts by meaning are
+# therefore read from the other facts' collection alone (fact_vectors).
 RANKED = 20  # facts taken from each ranking (words, meaning)
 RRF_K = 60  # reciprocal rank fusion's constant
 NAMED = 12  # entities whose facts are read
@@ -114,10 +114,16 @@ class FactsFound:
 
 
 class FactSearch:
-    def __init__(self, db: Database, vectors: VectorDBService, language: str = "en") -> None:
+    def __init__(
+        self,
+        db: Database,
+        vectors: VectorDBService,
+        language: str = "en",
+        fact_vectors: FactVectors | None = None,
+    ) -> None:
         self.db = db
         self.language = language
-        self.fact_vectors = FactVectors(db, vectors)
+        self.fact_vectors = fact_vectors or FactVectors(db, vectors)
         self._entities: tuple[tuple[int, int], EntityIndex] | None = None
         self.vectors = vectors
         # the graph's distinct predicates and their vectors, embedded when it changes
@@ -174,7 +180,7 @@ class FactSearch:
         asked = relation_terms(question, self.language)
         if not asked:
             return None
-        nearest = await self.fact_vectors.nearest(embedding, RANKED, skip_origin=PROPOSAL)
+        nearest = await self.fact_vectors.nearest(embedding, RANKED, kinds=(COMMUNITY,))
         async with self.db.transaction() as session:
             by_words = await LexicalSearch(session).facts(
                 asked_terms, RANKED, skip_source_prefix=PROPOSALS
