@@ -129,6 +129,7 @@ class Container:
             admin_ids=settings.admin_telegram_ids,
             timezone=settings.timezone,
             language=settings.bot_language,
+            fact_index=self.fact_vectors,
         )
         self.documents = DocumentService(
             self.db,

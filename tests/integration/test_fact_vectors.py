@@ -129,6 +129,21 @@ async def test_a_data_dir_from_before_the_split_is_moved_not_embedded_again(
     assert all(np.allclose(moved[i], by_id[i], atol=1e-6) for i in from_proposals)
 
 
+async def test_a_bulk_import_stores_the_vectors_before_any_question(kb: Container) -> None:
+    lines = [f"Working group {i}\tmeets in\tRoom {i}\n" for i in range(40)]
+    seen: list[tuple[int, int]] = []
+    report = await kb.graph.import_tsv(lines, index_progress=lambda d, t: seen.append((d, t)))
+    assert report.imported == 40
+    community, from_proposals = await _ids(kb)
+    assert await _held(kb, FACTS) == community and len(community) == len(COMMUNITY_FACTS) + 40
+    assert await _held(kb, PROPOSAL_FACTS) == from_proposals
+    assert seen[0][1] == len(community) + len(from_proposals)  # nothing was indexed before
+    assert sum(done for done, _ in seen) == seen[0][1]
+    counting = Counting(kb)
+    await FactVectors(kb.db, kb.vectors).current()  # the bot's process, after the CLI's import
+    assert counting.embedded == 0
+
+
 async def test_reindex_rebuilds_both_collections(kb: Container) -> None:
     await kb.fact_vectors.current()
     await kb.vectors.delete(FACTS, [str(i) for i in sorted(await _held(kb, FACTS))][:2])
