@@ -127,8 +127,13 @@ class ContextService:
         self.units = units or UnitIndex(vectors)
         self.fact_search = FactSearch(db, vectors, language, fact_vectors)
         self._english = translator("en", timezone)  # what a model reads as evidence
-        self.help = HelpIndex(vectors.embed, timezone)
+        self.help = HelpIndex(vectors.embed, timezone, vectors.model_name)
         self.spelling = Speller(db)
+
+    async def warm(self, language: str) -> None:
+        """What the first question would otherwise build: the manual's index in English
+        (which /ask reads) and in the community's ``language`` (/help)."""
+        await self.help.warm(SOURCE_LANGUAGE, language)
 
     def writer(self, read_in: str, language: str | None) -> Translator:
         """The translator the answer is written with: the question's language, or the
