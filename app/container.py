@@ -17,6 +17,7 @@ from app.core.closing.themes import ThemeSummarizer
 from app.core.closing.themes_llm import LLMThemeSummarizer
 from app.core.closing.themes_semantic import EmbeddingThemeSummarizer
 from app.core.graph.document_facts import DocumentFacts
+from app.core.graph.fact_vectors import FactVectors
 from app.core.graph.graph_service import GraphService
 from app.core.graph.proposal_facts import FanOutIndexer, ProposalFactsSync
 from app.core.knowledge.document_service import DocumentService
@@ -117,7 +118,9 @@ class Container:
         self.scheduler: DeadlineScheduler = scheduler or NullScheduler()
         self.embedder: Embedder = embedder or default_embedder(settings)
         self.vectors = VectorDBService(lambda: chroma_client(settings), self.embedder)
-        self.index = IndexService(self.db, self.vectors)
+        # the facts' vectors: caught up on read, and by the graph after a bulk write
+        self.fact_vectors = FactVectors(self.db, self.vectors)
+        self.index = IndexService(self.db, self.vectors, self.fact_vectors)
         self.lexical = LexicalIndexService(self.db, settings.bot_language)
         self.llm = llm or build_llm_service(settings)
         self.graph = GraphService(
@@ -126,6 +129,7 @@ class Container:
             admin_ids=settings.admin_telegram_ids,
             timezone=settings.timezone,
             language=settings.bot_language,
+            fact_index=self.fact_vectors,
         )
         self.documents = DocumentService(
             self.db,
@@ -173,6 +177,7 @@ class Container:
             settings.timezone,
             settings.bot_language,
             self.index.units,
+            self.fact_vectors,
         )
         # Proposals as any reader may see them (the MCP server's proposal tools).
         self.catalog = ProposalCatalog(

@@ -132,6 +132,7 @@ class Progress:
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty()
         self.done = 0  # bytes read so far (updated by the reader)
+        self.indexed_done = self.indexed_total = 0  # facts whose vectors are stored
 
     def lines(self, path: Path) -> Iterator[str]:
         with path.open("rb") as handle:
@@ -147,6 +148,20 @@ class Progress:
         self.stream.write(
             f"\rimporting facts [{bar:<{self.WIDTH}}] {share:4.0%}  "
             f"{report.committed:,} lines, {report.skipped:,} skipped"
+        )
+        self.stream.flush()
+
+    def indexed(self, done: int, total: int) -> None:
+        """The facts' vectors being stored after the load (graph.import_tsv)."""
+        self.indexed_total = total or self.indexed_total
+        self.indexed_done += done
+        if not self.enabled or not self.indexed_total:
+            return
+        share = min(self.indexed_done / self.indexed_total, 1.0)
+        bar = "#" * int(self.WIDTH * share)
+        self.stream.write(
+            f"\rindexing facts  [{bar:<{self.WIDTH}}] {share:4.0%}  "
+            f"{self.indexed_done:,} of {self.indexed_total:,} facts"
         )
         self.stream.flush()
 
@@ -169,7 +184,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     async def work(container: Any) -> int:
         try:
             report = await container.graph.import_tsv(
-                progress.lines(path), batch_size=args.batch_size, progress=progress.draw
+                progress.lines(path),
+                batch_size=args.batch_size,
+                progress=progress.draw,
+                index_progress=progress.indexed,
             )
         finally:
             progress.finish()

@@ -103,8 +103,8 @@ def cmd_reindex(args: argparse.Namespace) -> int:
             emit(report)
         else:
             print(
-                f"indexed {report['proposals_indexed']} proposals and "
-                f"{report['chunks_indexed']} chunks"
+                f"indexed {report['proposals_indexed']} proposals, "
+                f"{report['chunks_indexed']} chunks and {report['facts_indexed']} facts"
             )
             print(f"search terms recomputed: {relexed} rows")
         return 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from app.domain.models import OutboxMessage, Proposal
@@ -100,4 +100,24 @@ class NullDocumentHook:
         return None
 
     async def document_removed(self, document_id: str) -> None:
+        return None
+
+
+class FactIndex(Protocol):
+    """The facts' derived index (their vectors), told to catch up after a bulk write so
+    the first question after it does not pay for the indexing."""
+
+    async def current(
+        self,
+        signature: tuple[int, int] | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None: ...
+
+
+class NullFactIndex:
+    async def current(
+        self,
+        signature: tuple[int, int] | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
         return None

@@ -27,7 +27,8 @@ PROPOSALS = "proposals_content"
 CHUNKS = "document_chunks"
 UNITS = "document_units"  # each sentence, list item or table row of the documents
 FACTS = "graph_facts"  # each fact as "subject predicate object" (id: the fact's id)
-COLLECTIONS = (PROPOSALS, CHUNKS, UNITS, FACTS)
+PROPOSAL_FACTS = "graph_proposal_facts"  # ... those derived from proposals (fact_vectors)
+COLLECTIONS = (PROPOSALS, CHUNKS, UNITS, FACTS, PROPOSAL_FACTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +188,14 @@ class VectorDBService:
             Hit(id=i, document=d or "", metadata=dict(m or {}), similarity=round(1.0 - dist, 4))
             for i, d, m, dist in zip(ids, docs, metas, dists, strict=False)
         ]
+
+    async def existing(self, name: str, ids: Sequence[str]) -> set[str]:
+        """Those of ``ids`` that have an entry."""
+        if not ids:
+            return set()
+        collection = await self._collection(name)
+        got = await asyncio.to_thread(collection.get, ids=list(ids), include=[])
+        return set(got["ids"])
 
     async def all_ids(self, name: str) -> set[str]:
         collection = await self._collection(name)

@@ -63,6 +63,7 @@ async def _post_init(application: BotApplication) -> None:
     assert container is not None
     await optional_startup_calls(application)
     await container.start()
+    await container.context.warm(container.settings.bot_language)
     scheduler = container.scheduler
     if isinstance(scheduler, JobQueueScheduler):
         scheduler.start(await container.proposals.open_proposals())

@@ -36,7 +36,7 @@ def test_import_query_reindex(env: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert main(["query", "dogs", "--category", "none-such", "--json"]) == 0
     assert json_lines(capsys) == [{"results": [], "total": 0}]
     assert main(["reindex", "--json"]) == 0
-    assert json_lines(capsys) == [{"proposals_indexed": 0, "chunks_indexed": 2}]
+    assert json_lines(capsys) == [{"proposals_indexed": 0, "chunks_indexed": 2, "facts_indexed": 0}]
 
 
 def test_validation_errors_exit_2_with_json(env: Path, capsys: pytest.CaptureFixture[str]) -> None:

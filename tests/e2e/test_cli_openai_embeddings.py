@@ -72,7 +72,7 @@ def test_an_unreachable_endpoint_keeps_the_import_and_catches_up(
     assert main(["query", PARKING, "--json"]) == 0
     assert json_lines(capsys) == [{"results": [], "total": 0}]  # not indexed yet
     assert main(["reindex", "--json"]) == 0
-    assert json_lines(capsys) == [{"proposals_indexed": 0, "chunks_indexed": 1}]
+    assert json_lines(capsys) == [{"proposals_indexed": 0, "chunks_indexed": 1, "facts_indexed": 0}]
     assert main(["query", PARKING, "--top-k", "1", "--json"]) == 0
     [found] = json_lines(capsys)
     assert found["results"][0]["document"]["id"] == imported["document_id"]

@@ -5,10 +5,8 @@ in other words, two-hop chains, and a path that is near but does not answer."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from sqlalchemy import select
 
 from app.container import Container
 from app.core.ask.fact_search import FactsFound
@@ -16,7 +14,6 @@ from app.core.graph.proposal_facts import SOURCE_PREFIX
 from app.domain.clock import FrozenClock
 from app.nlp.lexical import lexical_terms
 from app.persistence.database import Database
-from app.persistence.models import FactRow
 from app.persistence.repositories.lexical import LexicalSearch
 from app.services.vector_db_service import FACTS
 from tests.conftest import make_settings
@@ -115,37 +112,3 @@ async def test_facts_derived_from_proposals_are_left_to_the_proposals(kb: Contai
     assert len(every) == len(own) + 1
     found = await _search(kb, "who proposed moving the security council call")
     assert all("Move the security council call" not in p.ends for p in found.paths)
-
-
-async def test_the_nearest_facts_leave_out_one_origin_however_many_crowd_the_top(
-    kb: Container,
-) -> None:
-    """The nearest facts are read unfiltered (a filtered vector query scans the whole
-    collection) and one origin dropped after; when it crowds out the rest, the filtered
-    query is asked after all."""
-    await kb.graph.replace_sources(
-        {f"{SOURCE_PREFIX}{i}": [(f"Security council call {i}", "proposed by", "olena_k")]
-         for i in range(12)}
-    )  # fmt: skip
-    vectors = kb.context.fact_search.fact_vectors
-    await vectors.current()
-    embedding = (await kb.vectors.embed(["security council call proposed by olena"]))[0]
-    async with kb.db.transaction() as session:
-        rows = (await session.execute(select(FactRow.id, FactRow.source))).all()
-    from_proposals = {i for i, source in rows if (source or "").startswith(SOURCE_PREFIX)}
-    every = await vectors.nearest(embedding, 2)
-    assert len(every) == 2 and {i for i, _ in every} <= from_proposals  # they crowd the top
-    asked: list[object] = []
-    query = kb.vectors.query
-
-    async def spy(*args: Any, **kwargs: Any) -> Any:
-        asked.append(args[3] if len(args) > 3 else kwargs.get("where"))
-        return await query(*args, **kwargs)
-
-    kb.vectors.query = spy  # type: ignore[method-assign]
-    own = await vectors.nearest(embedding, 2, skip_origin="proposal")
-    assert len(own) == 2 and not {i for i, _ in own} & from_proposals
-    assert asked[0] is None  # unfiltered first
-    own = await vectors.nearest(embedding, 1, skip_origin="proposal")  # 10 read, all theirs
-    assert len(own) == 1 and not {i for i, _ in own} & from_proposals
-    assert asked[-1] == {"origin": {"$ne": "proposal"}}  # then with the filter

@@ -151,7 +151,7 @@ async def test_reindex_after_losing_chroma_restores_results(
     shutil.rmtree(kb.settings.chroma_path)
     fresh = Container(kb.settings, clock=clock, database=sqlite_database)
     report = await fresh.index.reindex()
-    assert report == {"proposals_indexed": 0, "chunks_indexed": 4}
+    assert report == {"proposals_indexed": 0, "chunks_indexed": 4, "facts_indexed": 0}
     after = await fresh.documents.knowledge_query(question, top_k=4)
     assert [r["chunk_id"] for r in after["results"]] == [r["chunk_id"] for r in before["results"]]
     assert [r["similarity"] for r in after["results"]] == pytest.approx(

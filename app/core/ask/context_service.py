@@ -50,6 +50,7 @@ from app.core.ask.passages import Found, PassageSearch
 from app.core.ask.proposal_search import ProposalSearch, SearchOutcome, keyword_terms
 from app.core.ask.reading import reading
 from app.core.ask.spelling import Fix, Speller, describe
+from app.core.graph.fact_vectors import FactVectors
 from app.core.graph.graph_results import AskResult
 from app.core.graph.graph_service import GraphService
 from app.core.knowledge.document_service import DocumentService
@@ -113,6 +114,7 @@ class ContextService:
         timezone: ZoneInfo,
         language: str = "en",
         units: UnitIndex | None = None,
+        fact_vectors: FactVectors | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
@@ -124,10 +126,15 @@ class ContextService:
         self.search = ProposalSearch(db, vectors, language)
         self.passage_search = PassageSearch(db, vectors, documents, language)
         self.units = units or UnitIndex(vectors)
-        self.fact_search = FactSearch(db, vectors, language)
+        self.fact_search = FactSearch(db, vectors, language, fact_vectors)
         self._english = translator("en", timezone)  # what a model reads as evidence
-        self.help = HelpIndex(vectors.embed, timezone)
+        self.help = HelpIndex(vectors.embed, timezone, vectors.model_name)
         self.spelling = Speller(db)
+
+    async def warm(self, language: str) -> None:
+        """What the first question would otherwise build: the manual's index in English
+        (which /ask reads) and in the community's ``language`` (/help)."""
+        await self.help.warm(SOURCE_LANGUAGE, language)
 
     def writer(self, read_in: str, language: str | None) -> Translator:
         """The translator the answer is written with: the question's language, or the

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.core.ask.fact_names import EntityIndex, Named
-from app.core.graph.fact_vectors import FactVectors, origin
+from app.core.graph.fact_vectors import COMMUNITY, FactVectors
 from app.core.graph.graph_answers import human, say
 from app.core.graph.graph_results import AskResult, ScoredFact
 from app.core.graph.multihop import ContextStore, Hop, HopStep
@@ -48,8 +48,8 @@ from app.services.vector_db_service import VectorDBService
 _KIND = re.compile(r"\b(?:which|what)\s+([^\W\d_]{3,})", re.I)
 _WORDS = re.compile(r"[^\W\d_]+")
 # Proposals are a source of their own in /ask: the facts derived from them
-# (proposal_facts) would only answer the same again, worse.
-PROPOSAL = origin(PROPOSALS)
+# (proposal_facts) would only answer the same again, worse. Facts by meaning are
+# therefore read from the other facts' collection alone (fact_vectors).
 RANKED = 20  # facts taken from each ranking (words, meaning)
 RRF_K = 60  # reciprocal rank fusion's constant
 NAMED = 12  # entities whose facts are read
@@ -114,10 +114,16 @@ class FactsFound:
 
 
 class FactSearch:
-    def __init__(self, db: Database, vectors: VectorDBService, language: str = "en") -> None:
+    def __init__(
+        self,
+        db: Database,
+        vectors: VectorDBService,
+        language: str = "en",
+        fact_vectors: FactVectors | None = None,
+    ) -> None:
         self.db = db
         self.language = language
-        self.fact_vectors = FactVectors(db, vectors)
+        self.fact_vectors = fact_vectors or FactVectors(db, vectors)
         self._entities: tuple[tuple[int, int], EntityIndex] | None = None
         self.vectors = vectors
         # the graph's distinct predicates and their vectors, embedded when it changes
@@ -174,7 +180,7 @@ class FactSearch:
         asked = relation_terms(question, self.language)
         if not asked:
             return None
-        nearest = await self.fact_vectors.nearest(embedding, RANKED, skip_origin=PROPOSAL)
+        nearest = await self.fact_vectors.nearest(embedding, RANKED, kinds=(COMMUNITY,))
         async with self.db.transaction() as session:
             by_words = await LexicalSearch(session).facts(
                 asked_terms, RANKED, skip_source_prefix=PROPOSALS
@@ -195,10 +201,9 @@ class FactSearch:
         two = reader.paths(
             [
                 ((p.facts[0], f), p.anchor)
-                for p in further
+                for p, end in zip(further, ends, strict=True)
                 for f in around
-                if f.id != p.facts[0].id
-                and _norm_of(p.facts[0], p.answer) in (f.subject_norm, f.object_norm)
+                if f.id != p.facts[0].id and end in (f.subject_norm, f.object_norm)
             ],
             vectors,
         )
@@ -228,7 +233,9 @@ class _Scorer:
         self.asked = asked
         self.kind = kind_asked(question, entities.language)
         self.q = np.asarray(q, dtype=np.float32)
+        self.q_norm = float(np.linalg.norm(self.q))
         self.language = entities.language
+        self._relations: dict[str, set[str]] = {}  # a predicate's terms, read once per question
 
     def paths(
         self, walks: Iterable[tuple[tuple[Fact, ...], str]], vectors: dict[int, np.ndarray]
@@ -260,9 +267,7 @@ class _Scorer:
         for index, fact in enumerate(facts):
             reached = self._terms(norms[index + 1]) if index + 1 < len(facts) else set()
             kind = answer & self.kind if index + 1 == len(facts) else set()  # "what street"
-            steps.append(
-                (relation_terms(fact.predicate, self.language) | reached | kind) & self.asked
-            )
+            steps.append((self._relation_of(fact.predicate) | reached | kind) & self.asked)
         if not steps[0] and len(facts) > 1:
             return None  # a first hop the question does not ask for: a detour
         named = self._terms(norms[0]) & self.asked
@@ -275,6 +280,12 @@ class _Scorer:
         anchor = self._share(norms[0])
         score = cover + COSINE * cosine + ANCHOR * anchor - HOP_COST * hops - ECHO * echo
         return Path(facts, tuple(ends), cover, relation, cosine, 1.0 - echo, score)
+
+    def _relation_of(self, predicate: str) -> set[str]:
+        found = self._relations.get(predicate)
+        if found is None:
+            found = self._relations[predicate] = relation_terms(predicate, self.language)
+        return found
 
     def _terms(self, norm: str) -> set[str]:
         named = self.named.get(norm)
@@ -311,8 +322,9 @@ class _Scorer:
     def _cosine(self, found: Sequence[np.ndarray]) -> float:
         if not found:
             return 0.0
-        mean = np.mean(np.vstack(found), axis=0)
-        size = float(np.linalg.norm(mean)) * float(np.linalg.norm(self.q))
+        # one vector is its own mean (the same floats np.mean gives): skip the copy
+        mean = found[0] if len(found) == 1 else np.mean(np.vstack(found), axis=0)
+        size = float(np.linalg.norm(mean)) * self.q_norm
         return float(mean @ self.q) / size if size else 0.0
 
 

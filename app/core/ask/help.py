@@ -1,7 +1,8 @@
 """/help <question>: the bot's manual (app/core/ask/command_reference.py) searched and
 answered in the reader's language.
 
-Each language gets its own index on first use: the entries as that catalog words them,
+Each language gets its own index on first use (the bot builds its own language's and
+English's at start): the entries as that catalog words them,
 embedded, and their words reduced to stems (English keeps its crude suffix forms, which
 the ranking was tuned with). A translated index also keeps the English words, so a
 question that mixes in English command names still finds its entry.
@@ -65,18 +66,27 @@ def _weights(language: str, entries: list[set[str]]) -> dict[str, float]:
     return {form: math.log(len(documents) / df) / top for form, df in frequency.items()}
 
 
+# Built indexes by (embedding model, language, time zone): the manual is the same for
+# every HelpIndex of the process, so a second application (tests) reuses the first's.
+_built: dict[tuple[str, str, str], _Index] = {}
+
+
 class HelpIndex:
     """Ranks the manual for a question: shared words plus closeness in meaning."""
 
-    def __init__(self, embed: Embed, tz: ZoneInfo) -> None:
+    def __init__(self, embed: Embed, tz: ZoneInfo, model: str = "") -> None:
         self._embed = embed
         self._tz = tz
+        self._model = model  # the embedding model's name; "" shares nothing
         self._indexes: dict[str, _Index] = {}
 
     def _tr(self, language: str) -> Translator:
         return translator(language, self._tz)
 
     async def _index(self, language: str) -> _Index:
+        key = (self._model, language, str(self._tz))
+        if self._model and language not in self._indexes and key in _built:
+            self._indexes[language] = _built[key]
         if language not in self._indexes:
             tr = self._tr(language)
             worded = [e.searchable(tr(e.usage), tr(e.text)) for e in REFERENCE]
@@ -91,7 +101,15 @@ class HelpIndex:
                 else dict.fromkeys({form for entry in forms for form in entry}, 1.0)
             )
             self._indexes[language] = _Index(await self._embed(worded), forms, weights)
+            if self._model:
+                _built[key] = self._indexes[language]
         return self._indexes[language]
+
+    async def warm(self, *languages: str) -> None:
+        """Build these languages' indexes now (the bot's start), not on the first
+        question that needs one."""
+        for language in dict.fromkeys(self._tr(name).language for name in languages):
+            await self._index(language)
 
     async def best(
         self, question: str, embedding: np.ndarray, language: str = SOURCE_LANGUAGE, limit: int = 3

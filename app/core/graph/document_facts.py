@@ -116,6 +116,7 @@ class DocumentFacts:
             {source: [(f.subject, f.predicate, f.object, f.confidence) for f in facts]},
             check=still_current,
         )
+        await self.graph.index_facts()
         failed = sum(r is None for r in readings)
         logger.info(
             "document %s: %d facts from %d chunks (%d chunks failed, %d facts refused)",

@@ -26,6 +26,7 @@ from app.core.graph.graph_results import AskResult, ExploreResult, FindFactsResu
 from app.core.graph.multihop import ContextStore, Hop, explore, follow, plan
 from app.domain.clock import Clock, SystemClock
 from app.domain.errors import NotFoundError, PermissionDeniedError, ValidationError
+from app.domain.interfaces import FactIndex, NullFactIndex
 from app.domain.messages import N_
 from app.nlp.key_terms import candidate_ngrams, normalize
 from app.persistence.database import Database
@@ -60,8 +61,10 @@ class GraphService:
         admin_ids: frozenset[int] = frozenset(),
         timezone: tzinfo = UTC,
         language: str = "en",
+        fact_index: FactIndex | None = None,
     ) -> None:
         self.db = db
+        self.fact_index: FactIndex = fact_index or NullFactIndex()
         self.language = language  # BOT_LANGUAGE: the lexical terms' language
         self.clock: Clock = clock or SystemClock()
         self.admin_ids = admin_ids
@@ -190,8 +193,10 @@ class GraphService:
         *,
         batch_size: int | None = None,
         progress: Callable[[ImportReport], None] | None = None,
+        index_progress: Callable[[int, int], None] | None = None,
     ) -> ImportReport:
-        """Bulk-load "subject<TAB>predicate<TAB>object[<TAB>confidence]" lines (trusted caller)."""
+        """Bulk-load "subject<TAB>predicate<TAB>object[<TAB>confidence]" lines (trusted
+        caller), then index the new facts' vectors (``index_progress`` follows that)."""
         report = await import_lines(
             self.db,
             lines,
@@ -203,7 +208,17 @@ class GraphService:
         async with self.db.transaction() as session:
             await FactRepository(session).analyze()
         self._forget_vocabulary()
+        await self.index_facts(index_progress)
         return report
+
+    async def index_facts(self, progress: Callable[[int, int], None] | None = None) -> None:
+        """Bring the facts' vectors up to the table after a bulk write (an import, a seed,
+        a document's facts), so the next question does not embed them. Best effort: what
+        fails here, the next read catches up."""
+        try:
+            await self.fact_index.current(progress=progress)
+        except Exception:
+            logger.warning("indexing the facts' vectors failed; will retry", exc_info=True)
 
     async def count(self) -> int:
         async with self.db.transaction() as session:

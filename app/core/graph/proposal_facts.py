@@ -125,7 +125,9 @@ async def seed_graph(graph_service: GraphService, data: Mapping[str, Any]) -> in
             ) from exc
     stored = await graph_service.store_facts(facts)
     ids = [int(p["id"]) for p in data.get("proposals") or []]
-    return stored + await sync_proposal_facts_by_ids(graph_service, ids)
+    stored += await sync_proposal_facts_by_ids(graph_service, ids)
+    await graph_service.index_facts()
+    return stored
 
 
 async def sync_all_proposal_facts(graph_service: GraphService) -> int:

@@ -4,7 +4,8 @@ Rows are indexed after their transaction commits. A proposal's entry is current
 when its ``indexed_revision`` equals its ``revision``; a chunk has an ``indexed``
 flag. Anything a crash or an unreachable Chroma left behind is caught up by
 ``reconcile()`` (at start-up and in the periodic sweep), which also removes
-entries whose rows are gone. ``reindex()`` rebuilds everything from SQL.
+entries whose rows are gone. ``reindex()`` rebuilds everything from SQL, the facts'
+vectors included (app.core.graph.fact_vectors, which otherwise catches up on read).
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from app.core.graph.fact_vectors import FactVectors
 from app.core.knowledge.unit_index import UnitIndex
 from app.domain.models import Proposal
 from app.persistence.database import Database
 from app.persistence.repositories.documents import DocumentRepository
+from app.persistence.repositories.facts import FactRepository
 from app.persistence.repositories.proposals import ProposalRepository
 from app.services.vector_db_service import CHUNKS, PROPOSALS, VectorDBService
 
@@ -50,10 +53,13 @@ def proposal_key(proposal_id: int) -> str:
 
 
 class IndexService:
-    def __init__(self, db: Database, vectors: VectorDBService) -> None:
+    def __init__(
+        self, db: Database, vectors: VectorDBService, facts: FactVectors | None = None
+    ) -> None:
         self.db = db
         self.vectors = vectors
         self.units = UnitIndex(vectors)
+        self.facts = facts or FactVectors(db, vectors)
 
     async def proposals_changed(self, ids: Sequence[int]) -> None:
         """Best effort after a commit; what fails now, reconcile() catches up later."""
@@ -173,9 +179,12 @@ class IndexService:
             await DocumentRepository(session).mark_all_unindexed()
             total = await ProposalRepository(session).count_all()
             total += await DocumentRepository(session).count_chunks()
+            total += await FactRepository(session).count()
         await self.vectors.reset()
         if progress:
             progress(0, total)
         proposals = await self._index_proposals(None, progress)
         chunks = await self.index_pending_chunks(progress)
-        return {"proposals_indexed": proposals, "chunks_indexed": chunks}
+        # the facts' own progress calls would set a total of their own: count them here
+        facts = await self.facts.rebuild((lambda done, _: progress(done, 0)) if progress else None)
+        return {"proposals_indexed": proposals, "chunks_indexed": chunks, "facts_indexed": facts}

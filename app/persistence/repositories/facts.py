@@ -258,6 +258,17 @@ class FactRepository:
     async def all_ids(self) -> set[int]:
         return set(await self.session.scalars(select(FactRow.id)))
 
+    async def ids_with_source_prefix(self, prefix: str) -> set[int]:
+        """The ids of the facts whose source starts with ``prefix`` ("proposal:"), read
+        as a range of the partial index on source (so never "manual")."""
+        if not prefix:
+            raise ValueError("a source prefix is needed")
+        after = prefix[:-1] + chr(ord(prefix[-1]) + 1)  # the first string past the prefix
+        stmt = select(FactRow.id).where(
+            FactRow.source >= prefix, FactRow.source < after, _NOT_MANUAL
+        )
+        return set(await self.session.scalars(stmt))
+
     async def get_many(self, ids: Sequence[int]) -> list[Fact]:
         """The facts with these ids that exist, oldest first."""
         wanted = list(dict.fromkeys(ids))
