@@ -3,6 +3,9 @@ logistic regression fitted on labelled candidates, and the fitted file it loads.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 
 from app.core.ask import proposal_cut
@@ -35,7 +38,7 @@ def test_features_are_relative_to_the_question() -> None:
     assert features([]).shape == (0, len(FEATURES))
 
 
-def test_a_fitted_cut_keeps_the_head_a_question_asks_for() -> None:
+def test_a_fitted_cut_keeps_the_head_a_question_asks_for(tmp_path: Path) -> None:
     # each question: three close proposals then a fall, or words that only some hold
     questions = [
         [_candidate(1, 0.45, 0.0), _candidate(2, 0.4, 0.0), _candidate(3, 0.12, 0.0),
@@ -46,14 +49,13 @@ def test_a_fitted_cut_keeps_the_head_a_question_asks_for() -> None:
     labels = np.array([1, 1, 0, 0] * 10, dtype=np.float64)
     rows = np.concatenate([features(q) for q in questions])
     cut = proposal_cut.fit(rows, labels, np.ones(len(rows)), l2=0.1)
-    kept = cut.keep(features(questions[0]))
-    assert kept.tolist() == [True, True, False, False]
-    assert cut.keep(features(questions[1])).tolist() == [True, True, False, False]
-    again = proposal_cut.Cut(
-        *(np.array(cut.as_json()[k]) for k in ("mean", "scale", "weights")),  # type: ignore[arg-type]
-        float(cut.as_json()["bias"]),  # type: ignore[arg-type]
-        cut.threshold,
-    )
+    for question in questions[:2]:
+        kept = cut.probabilities(features(question)) >= cut.threshold
+        assert kept.tolist() == [True, True, False, False]
+    stored = tmp_path / "cut.json"
+    stored.write_text(json.dumps(cut.as_json()))
+    again = proposal_cut.cut(stored)
+    assert again.threshold == cut.threshold
     assert np.allclose(again.probabilities(rows), cut.probabilities(rows), atol=1e-4)
 
 
@@ -61,4 +63,4 @@ def test_the_stored_cut_matches_the_features() -> None:
     stored = proposal_cut.cut()
     assert stored.weights.shape == (len(FEATURES),)
     assert 0.0 < stored.threshold < 1.0
-    assert proposal_cut.cut().keep(np.zeros((0, len(FEATURES)))).shape == (0,)
+    assert proposal_cut.cut().probabilities(np.zeros((0, len(FEATURES)))).shape == (0,)

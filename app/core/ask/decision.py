@@ -13,8 +13,6 @@ the development communities' labelled questions (tests/fixtures/communities).
 
 from __future__ import annotations
 
-import json
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -23,8 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
+from app.core.ask import logistic
 from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS
 from app.core.ask.fact_search import FactsFound
+from app.core.ask.logistic import Logistic
 from app.core.ask.models import DocumentHit
 from app.core.ask.proposal_search import SearchOutcome
 from app.core.ask.sentences import Scored, context
@@ -76,10 +76,6 @@ class Decision:
         """The kind of question, also when nothing answers it: the likeliest source."""
         best = max(INTENTS, key=lambda k: self.probabilities[k])
         return INTENTS[best]
-
-    @property
-    def confidence(self) -> float:
-        return self.probabilities[self.source]
 
 
 def share(asked: set[str], text: str, language: str) -> float:
@@ -157,51 +153,19 @@ def _context(scored: Scored) -> str:
     return context(scored.unit, scored.hit.title)
 
 
-@dataclass(frozen=True)
-class Model:
-    """Multinomial logistic regression over standardised signals."""
-
-    features: tuple[str, ...]
-    mean: np.ndarray
-    scale: np.ndarray
-    weights: np.ndarray  # (outcomes, features)
-    bias: np.ndarray  # (outcomes,)
-
-    def probabilities(self, x: np.ndarray) -> np.ndarray:
-        z = self.weights @ ((x - self.mean) / self.scale) + self.bias
-        z = z - z.max()
-        e = np.exp(z)
-        return e / e.sum()
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "outcomes": list(OUTCOMES),
-            "features": list(self.features),
-            "mean": [round(float(v), 6) for v in self.mean],
-            "scale": [round(float(v), 6) for v in self.scale],
-            "weights": [[round(float(v), 6) for v in row] for row in self.weights],
-            "bias": [round(float(v), 6) for v in self.bias],
-        }
-
-
 @cache
-def model(path: Path = MODEL) -> Model:
-    data = json.loads(path.read_text())
-    if tuple(data["outcomes"]) != OUTCOMES or tuple(data["features"]) != _FEATURES:
-        raise ValueError(f"{path} was fitted for other signals: refit it")
-    return Model(
-        tuple(data["features"]),
-        np.array(data["mean"]),
-        np.array(data["scale"]),
-        np.array(data["weights"]),
-        np.array(data["bias"]),
-    )
+def model(path: Path = MODEL) -> Logistic:
+    """The fitted multinomial logistic regression over the signals (logistic.py)."""
+    fitted, data = logistic.load(path, _FEATURES)
+    if tuple(data["outcomes"]) != OUTCOMES:
+        raise ValueError(f"{path} was fitted for other outcomes: refit it")
+    return fitted
 
 
 _FEATURES = tuple(Signals.__dataclass_fields__)
 
 
-def decide(found: Signals, fitted: Model | None = None) -> Decision:
+def decide(found: Signals, fitted: Logistic | None = None) -> Decision:
     p = (fitted or model()).probabilities(found.vector())
     probabilities = {k: float(v) for k, v in zip(OUTCOMES, p, strict=True)}
     source = max(probabilities, key=lambda k: probabilities[k])
@@ -214,36 +178,8 @@ def fit(
     weights: Sequence[float],
     l2: float = 1.0,
     steps: int = 3000,
-) -> Model:
-    """Fit the regression by gradient descent on the weighted cross-entropy with an L2
-    penalty (numpy only: the data are a few thousand rows)."""
+) -> Logistic:
     x = np.array([r.vector() for r in rows])
-    mean, scale = x.mean(axis=0), x.std(axis=0)
-    scale[scale < 1e-6] = 1.0
-    z = (x - mean) / scale
     y = np.zeros((len(rows), len(OUTCOMES)))
     y[np.arange(len(rows)), [OUTCOMES.index(label) for label in labels]] = 1.0
-    w_rows = np.array(weights, dtype=np.float64)
-    w_rows = w_rows / w_rows.sum()
-    weights_ = np.zeros((len(OUTCOMES), z.shape[1]))
-    bias = np.zeros(len(OUTCOMES))
-    rate = 0.5
-    for _ in range(steps):
-        logits = z @ weights_.T + bias
-        logits -= logits.max(axis=1, keepdims=True)
-        p = np.exp(logits)
-        p /= p.sum(axis=1, keepdims=True)
-        error = (p - y) * w_rows[:, None]
-        grad_w = error.T @ z + l2 * weights_ / len(rows)
-        grad_b = error.sum(axis=0)
-        weights_ -= rate * grad_w
-        bias -= rate * grad_b
-    return Model(_FEATURES, mean, scale, weights_, bias)
-
-
-def log_loss(fitted: Model, rows: Sequence[Signals], labels: Sequence[str]) -> float:
-    total = 0.0
-    for row, label in zip(rows, labels, strict=True):
-        p = fitted.probabilities(row.vector())[OUTCOMES.index(label)]
-        total -= math.log(max(p, 1e-12))
-    return total / max(1, len(rows))
+    return logistic.fit(_FEATURES, x, y, np.array(weights, dtype=np.float64), l2, steps)

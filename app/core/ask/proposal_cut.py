@@ -15,13 +15,15 @@ The coefficients live in proposal_cut.json beside this file.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import numpy as np
+
+from app.core.ask import logistic
+from app.core.ask.logistic import Logistic
 
 MODEL = Path(__file__).with_name("proposal_cut.json")
 Z_EPSILON = 1e-3  # keeps the z-score of a question whose candidates tie finite
@@ -74,73 +76,24 @@ def features(candidates: Sequence[Candidate]) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Cut:
-    """Logistic regression over standardised FEATURES, and the probability that keeps."""
+class Cut(Logistic):
+    """The logistic regression over FEATURES, and the probability that keeps."""
 
-    mean: np.ndarray
-    scale: np.ndarray
-    weights: np.ndarray
-    bias: float
-    threshold: float
-
-    def probabilities(self, rows: np.ndarray) -> np.ndarray:
-        if not len(rows):
-            return np.zeros(0)
-        z = ((rows - self.mean) / self.scale) @ self.weights + self.bias
-        return 1.0 / (1.0 + np.exp(-z))
-
-    def keep(self, rows: np.ndarray) -> np.ndarray:
-        """Which rows the question asks for: those the model believes in, and any that
-        holds every word of the topic (with two or three candidates the features read
-        against the others say little)."""
-        if not len(rows):
-            return np.zeros(0, dtype=bool)
-        whole = rows[:, FEATURES.index("cover")] >= 1.0
-        return (self.probabilities(rows) >= self.threshold) | whole
+    threshold: float = 0.5
 
     def as_json(self) -> dict[str, object]:
-        return {
-            "features": list(FEATURES),
-            "mean": [round(float(v), 6) for v in self.mean],
-            "scale": [round(float(v), 6) for v in self.scale],
-            "weights": [round(float(v), 6) for v in self.weights],
-            "bias": round(float(self.bias), 6),
-            "threshold": round(float(self.threshold), 4),
-        }
+        return super().as_json() | {"threshold": round(float(self.threshold), 4)}
 
 
 @cache
 def cut(path: Path = MODEL) -> Cut:
-    data = json.loads(path.read_text())
-    if tuple(data["features"]) != FEATURES:
-        raise ValueError(f"{path} was fitted for other features: refit it")
-    return Cut(
-        np.array(data["mean"]),
-        np.array(data["scale"]),
-        np.array(data["weights"]),
-        float(data["bias"]),
-        float(data["threshold"]),
-    )
+    model, data = logistic.load(path, FEATURES)
+    return Cut(**vars(model), threshold=float(data["threshold"]))
 
 
 def fit(
-    rows: np.ndarray,
-    labels: np.ndarray,
-    weights: np.ndarray,
-    l2: float = 1.0,
-    threshold: float = 0.5,
-    steps: int = 3000,
-) -> Cut:
-    """Weighted logistic regression by gradient descent with an L2 penalty (numpy only:
-    the data are a few thousand candidates)."""
-    mean, scale = rows.mean(axis=0), rows.std(axis=0)
-    scale[scale < 1e-6] = 1.0
-    z = (rows - mean) / scale
-    w_rows = weights / weights.sum()
-    coef, bias = np.zeros(z.shape[1]), 0.0
-    for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-(z @ coef + bias)))
-        error = (p - labels) * w_rows
-        coef -= 0.5 * (z.T @ error + l2 * coef / len(rows))
-        bias -= 0.5 * float(error.sum())
-    return Cut(mean, scale, coef, bias, threshold)
+    rows: np.ndarray, labels: np.ndarray, weights: np.ndarray, l2: float = 1.0,
+    threshold: float = 0.5, steps: int = 3000,
+) -> Cut:  # fmt: skip
+    model = logistic.fit(FEATURES, rows, labels, weights, l2, steps)
+    return Cut(**vars(model), threshold=threshold)

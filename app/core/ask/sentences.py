@@ -14,7 +14,6 @@ quoted with what follows it under the same heading, up to about MAX_QUOTE charac
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Sequence, Set
@@ -24,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
+from app.core.ask import logistic
+from app.core.ask.logistic import Logistic
 from app.core.ask.models import DocumentHit
 from app.nlp.lexical import lexical_terms
 from app.nlp.units import Unit, segment
@@ -170,62 +171,17 @@ def _span(content: str, hit: DocumentHit) -> tuple[int, int]:
     return (at, at + len(hit.content)) if at >= 0 else (-1, -1)
 
 
-@dataclass(frozen=True)
-class Scorer:
-    """Logistic regression over standardised FEATURES."""
-
-    mean: np.ndarray
-    scale: np.ndarray
-    weights: np.ndarray
-    bias: float
-
-    def __call__(self, rows: np.ndarray) -> np.ndarray:
-        if not len(rows):
-            return np.zeros(0)
-        z = ((rows - self.mean) / self.scale) @ self.weights + self.bias
-        return 1.0 / (1.0 + np.exp(-z))
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "features": list(FEATURES),
-            "mean": [round(float(v), 6) for v in self.mean],
-            "scale": [round(float(v), 6) for v in self.scale],
-            "weights": [round(float(v), 6) for v in self.weights],
-            "bias": round(float(self.bias), 6),
-        }
-
-
 @cache
-def scorer(path: Path = MODEL) -> Scorer:
-    data = json.loads(path.read_text())
-    if tuple(data["features"]) != FEATURES:
-        raise ValueError(f"{path} was fitted for other features: refit it")
-    return Scorer(np.array(data["mean"]), np.array(data["scale"]), np.array(data["weights"]),
-                  float(data["bias"]))  # fmt: skip
-
-
-def fit_scorer(
-    rows: np.ndarray, labels: np.ndarray, weights: np.ndarray, l2: float = 1.0, steps: int = 2000
-) -> Scorer:
-    """Weighted logistic regression by gradient descent (numpy only)."""
-    mean, scale = rows.mean(axis=0), rows.std(axis=0)
-    scale[scale < 1e-6] = 1.0
-    z = (rows - mean) / scale
-    w_rows = weights / weights.sum()
-    coef, bias = np.zeros(z.shape[1]), 0.0
-    for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-(z @ coef + bias)))
-        error = (p - labels) * w_rows
-        coef -= 0.5 * (z.T @ error + l2 * coef / len(rows))
-        bias -= 0.5 * float(error.sum())
-    return Scorer(mean, scale, coef, bias)
+def scorer(path: Path = MODEL) -> Logistic:
+    """The fitted logistic regression over FEATURES (logistic.py)."""
+    return logistic.load(path, FEATURES)[0]
 
 
 def rank(
-    candidates: Sequence[Candidate], rows: np.ndarray, fitted: Scorer | None = None
+    candidates: Sequence[Candidate], rows: np.ndarray, fitted: Logistic | None = None
 ) -> list[Scored]:
     """The candidates by the fitted scorer, best first."""
-    scores = (fitted or scorer())(rows)
+    scores = (fitted or scorer()).probabilities(rows)
     scored = [
         Scored(c.unit, c.hit, c.units, float(s), float(r[0]), float(r[1]), tuple(map(float, r)))
         for c, s, r in zip(candidates, scores, rows, strict=True)
