@@ -27,7 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
+from app.core.ask import logistic
 from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS
+from app.core.ask.logistic import Logistic
 
 MODEL = Path(__file__).with_name("reading.json")
 KINDS = (INTENT_PROPOSALS, INTENT_DOCS, INTENT_FACTS)
@@ -40,52 +42,35 @@ def words(question: str) -> set[str]:
     return {*found, f"^{found[0]}"} if found else set()
 
 
+EMBEDDED = "embedding:"  # a feature: one dimension of the question's embedding
+SAID = "word:"  # a feature: the question holds this word
+
+
 @dataclass(frozen=True)
 class Reading:
-    vocabulary: tuple[str, ...]
-    mean: np.ndarray
-    scale: np.ndarray
-    weights: np.ndarray  # (kinds, features)
-    bias: np.ndarray  # (kinds,)
+    model: Logistic  # multinomial over KINDS (logistic.py)
 
-    def row(self, question: str, vector: np.ndarray) -> np.ndarray:
-        said = words(question)
-        return np.concatenate([vector, [float(w in said) for w in self.vocabulary]])
-
-    def probabilities(self, rows: np.ndarray) -> np.ndarray:
-        """One row of KINDS probabilities per row of features."""
-        z = ((rows - self.mean) / self.scale) @ self.weights.T + self.bias
-        z -= z.max(axis=1, keepdims=True)
-        e = np.exp(z)
-        return e / e.sum(axis=1, keepdims=True)
+    @property
+    def vocabulary(self) -> tuple[str, ...]:
+        return tuple(f.removeprefix(SAID) for f in self.model.features if f.startswith(SAID))
 
     def read(self, question: str, vector: np.ndarray) -> dict[str, float]:
-        p = self.probabilities(self.row(question, vector)[None, :])[0]
+        p = self.model.probabilities(row(question, vector, self.vocabulary))
         return dict(zip(KINDS, map(float, p), strict=True))
 
-    def as_json(self) -> dict[str, object]:
-        return {
-            "kinds": list(KINDS),
-            "vocabulary": list(self.vocabulary),
-            "mean": [round(float(v), 6) for v in self.mean],
-            "scale": [round(float(v), 6) for v in self.scale],
-            "weights": [[round(float(v), 6) for v in row] for row in self.weights],
-            "bias": [round(float(v), 6) for v in self.bias],
-        }
+
+def row(question: str, vector: np.ndarray, vocabulary: Sequence[str]) -> np.ndarray:
+    said = words(question)
+    return np.concatenate([vector, [float(w in said) for w in vocabulary]])
 
 
 @cache
 def reading(path: Path = MODEL) -> Reading:
-    data = json.loads(path.read_text())
-    if tuple(data["kinds"]) != KINDS:
+    features = json.loads(path.read_text())["features"]  # the words are the model's own
+    fitted, data = logistic.load(path, features)
+    if tuple(data.get("outcomes", ())) != KINDS:
         raise ValueError(f"{path} was fitted for other kinds: refit it")
-    return Reading(
-        tuple(data["vocabulary"]),
-        np.array(data["mean"]),
-        np.array(data["scale"]),
-        np.array(data["weights"]),
-        np.array(data["bias"]),
-    )
+    return Reading(fitted)
 
 
 def vocabulary(questions: Sequence[tuple[str, str]]) -> tuple[str, ...]:
@@ -106,23 +91,13 @@ def fit(
     l2: float = 10.0,
     steps: int = 1500,
 ) -> Reading:
-    """Weighted multinomial logistic regression by gradient descent (numpy only)."""
-    blank = Reading(words_used, np.zeros(0), np.zeros(0), np.zeros(0), np.zeros(0))
-    x = np.array([blank.row(q, v) for q, v in zip(questions, vectors, strict=True)])
-    mean, scale = x.mean(axis=0), x.std(axis=0)
-    scale[scale < 1e-6] = 1.0
-    z = (x - mean) / scale
+    features = (*(f"{EMBEDDED}{i}" for i in range(vectors.shape[1])),
+                *(f"{SAID}{w}" for w in words_used))  # fmt: skip
+    x = np.array([row(q, v, words_used) for q, v in zip(questions, vectors, strict=True)])
     y = np.zeros((len(kinds), len(KINDS)))
     y[np.arange(len(kinds)), [KINDS.index(k) for k in kinds]] = 1.0
-    w = np.asarray(weights, dtype=np.float64)
-    w = w / w.sum()
-    coef, bias = np.zeros((len(KINDS), z.shape[1])), np.zeros(len(KINDS))
-    for _ in range(steps):
-        logits = z @ coef.T + bias
-        logits -= logits.max(axis=1, keepdims=True)
-        p = np.exp(logits)
-        p /= p.sum(axis=1, keepdims=True)
-        error = (p - y) * w[:, None]
-        coef -= error.T @ z + l2 * coef / len(kinds)
-        bias -= error.sum(axis=0)
-    return Reading(words_used, mean, scale, coef, bias)
+    return Reading(logistic.fit(features, x, y, np.asarray(weights, np.float64), l2, steps))
+
+
+def as_json(fitted: Reading) -> dict[str, object]:
+    return {"outcomes": list(KINDS), **fitted.model.as_json()}
