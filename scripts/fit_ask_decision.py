@@ -28,13 +28,8 @@ Held-out communities are never read here. Prints one JSON report.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import json
-import os
 import sys
-import tempfile
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -44,10 +39,10 @@ if str(REPO_ROOT) not in sys.path:
 
 import numpy as np  # noqa: E402
 
-from app.core.ask import decision, reading, sentences  # noqa: E402
+from app.core.ask import decision, logistic, reading, sentences  # noqa: E402
 from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS  # noqa: E402
-from app.domain.clock import FrozenClock  # noqa: E402
-from tests.support import ask_gold  # noqa: E402
+from app.core.ask.logistic import Logistic  # noqa: E402
+from tests.support import ask_fitting, ask_gold  # noqa: E402
 
 PENALTIES = (0.01, 0.1, 1.0, 10.0)
 TIE = 0.01  # left-out accuracies closer than this are one question's worth: a tie
@@ -76,60 +71,29 @@ def label(item: dict[str, Any], gathered: Any) -> str:
     return "nothing"
 
 
-async def _signals(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    from app.cli.common import settings
-    from app.container import Container
-
-    rows = []
-    by_now: dict[str, list[dict[str, Any]]] = {}
-    for item in items:
-        by_now.setdefault(item["now"], []).append(item)
-    for now, group in by_now.items():
-        moment = datetime.fromisoformat(now.replace("Z", "+00:00"))
-        container = Container(settings(), clock=FrozenClock(moment))
-        await container.start()
-        try:
-            for item in group:
-                gathered = await container.context.inspect(" ".join(item["question"].split()))
-                row = {
-                    "question": item["question"],
-                    "read": gathered.question,
-                    "english": gathered.analysis.language == "en",
-                    "kind": item["intent"],
-                    "vector": [round(float(v), 6) for v in gathered.embedding],
-                    "label": label(item, gathered),
-                    "signals": dict(zip(decision.Signals.__dataclass_fields__,
-                                        gathered.signals.vector().tolist(), strict=True)),
-                }  # fmt: skip
-                row["units"] = [list(s.features) for s in gathered.best]
-                if item.get("phrases") and not item.get("no_answer"):
-                    said = [ask_gold.plain(p) for p in item["phrases"]]
-                    row["answers"] = [
-                        int(any(p in ask_gold.plain(s.unit.text) for p in said))
-                        for s in gathered.best
-                    ]
-                rows.append(row)
-        finally:
-            await container.stop()
-    return rows
+def record(item: dict[str, Any], gathered: Any) -> dict[str, Any]:
+    """A question's signals and label, and its sentence candidates' features with, for a
+    question with phrases, which of them say one."""
+    row = {
+        "question": item["question"],
+        "read": gathered.question,
+        "english": gathered.analysis.language == "en",
+        "kind": item["intent"],
+        "vector": [round(float(v), 6) for v in gathered.embedding],
+        "label": label(item, gathered),
+        "signals": dict(zip(decision.Signals.__dataclass_fields__,
+                            gathered.signals.vector().tolist(), strict=True)),
+        "units": [list(s.features) for s in gathered.best],
+    }  # fmt: skip
+    if item.get("phrases") and not item.get("no_answer"):
+        said = [ask_gold.plain(p) for p in item["phrases"]]
+        row["answers"] = [
+            int(any(p in ask_gold.plain(s.unit.text) for p in said)) for s in gathered.best
+        ]
+    return row
 
 
-def gather_all() -> list[dict[str, Any]]:
-    os.environ.pop("OPENAI_API_KEY", None)
-    rows = []
-    for community in ask_gold.communities():
-        if community.held_out:
-            continue
-        with tempfile.TemporaryDirectory(prefix=f"fit-{community.name}-") as tmp:
-            os.environ["DATA_DIR"] = str(Path(tmp) / "data")
-            ask_gold.seed(community)
-            found = asyncio.run(_signals(community.load()))
-        rows += [r | {"community": community.name} for r in found]
-        print(f"{community.name}: {len(found)} questions", file=sys.stderr)
-    return rows
-
-
-def _accuracy(model: decision.Model, rows: list[dict[str, Any]]) -> float:
+def _accuracy(model: Logistic, rows: list[dict[str, Any]]) -> float:
     right = sum(
         decision.decide(decision.Signals(**r["signals"]), model).source == r["label"] for r in rows
     )
@@ -145,36 +109,31 @@ def _smoothest(left_out: dict[str, dict[str, float]]) -> float:
     return max(p for p in PENALTIES if mean[p] >= top - TIE)
 
 
-def fit(rows: list[dict[str, Any]], penalty: float) -> decision.Model:
-    sizes: dict[str, int] = {}
-    for r in rows:
-        sizes[r["community"]] = sizes.get(r["community"], 0) + 1
+def fit(rows: list[dict[str, Any]], penalty: float) -> Logistic:
     return decision.fit(
         [decision.Signals(**r["signals"]) for r in rows],
         [r["label"] for r in rows],
-        [1.0 / sizes[r["community"]] for r in rows],
+        ask_fitting.community_weights(rows),
         l2=penalty,
     )
 
 
-def fit_sentences(rows: list[dict[str, Any]], penalty: float) -> sentences.Scorer:
+def fit_sentences(rows: list[dict[str, Any]], penalty: float) -> Logistic:
     """The sentence scorer, from every candidate of the document questions with phrases:
     each question weighs the same, each community the same."""
     data = [r for r in rows if any(r.get("answers", ()))]
-    sizes: dict[str, int] = {}
-    for r in data:
-        sizes[r["community"]] = sizes.get(r["community"], 0) + 1
     x = np.array([u for r in data for u in r["units"]])
     y = np.array([a for r in data for a in r["answers"]], dtype=np.float64)
-    w = np.array(
-        [1.0 / (len(r["units"]) * sizes[r["community"]]) for r in data for _ in r["units"]]
-    )
-    return sentences.fit_scorer(x, y, w, l2=penalty)
+    weights = ask_fitting.community_weights(data, lambda r: len(r["units"]))
+    w = np.array([wr for r, wr in zip(data, weights, strict=True) for _ in r["units"]])
+    return logistic.fit(sentences.FEATURES, x, y, w, l2=penalty, steps=2000)
 
 
-def _top1(scorer: sentences.Scorer, rows: list[dict[str, Any]]) -> float:
+def _top1(scorer: Logistic, rows: list[dict[str, Any]]) -> float:
     data = [r for r in rows if any(r.get("answers", ()))]
-    right = sum(r["answers"][int(np.argmax(scorer(np.array(r["units"]))))] for r in data)
+    right = sum(
+        r["answers"][int(np.argmax(scorer.probabilities(np.array(r["units"]))))] for r in data
+    )
     return round(right / max(1, len(data)), 3)
 
 
@@ -185,14 +144,11 @@ def fit_reading(rows: list[dict[str, Any]], penalty: float) -> reading.Reading:
     """The reading of a question's form, from the English questions: each community
     weighs the same; its words are those of more than one of these communities."""
     data = [r for r in rows if r["english"]]
-    sizes: dict[str, int] = {}
-    for r in data:
-        sizes[r["community"]] = sizes.get(r["community"], 0) + 1
     return reading.fit(
         [r["read"] for r in data],
         np.array([r["vector"] for r in data]),
         [r["kind"] for r in data],
-        [1.0 / sizes[r["community"]] for r in data],
+        ask_fitting.community_weights(data),
         reading.vocabulary([(r["read"], r["community"]) for r in data]),
         l2=penalty,
     )
@@ -210,66 +166,51 @@ def _read_right(model: reading.Reading, rows: list[dict[str, Any]]) -> float:
 def cross_read(rows: list[dict[str, Any]], penalty: float) -> None:
     """Each English question's form as a reading fitted without its community would read
     it: the decision learns how far to trust the reading where it was not fitted."""
-    for name in sorted({r["community"] for r in rows}):
-        model = fit_reading([r for r in rows if r["community"] != name], penalty)
-        for r in rows:
-            if r["community"] == name and r["english"]:
+    for _, model, own in ask_fitting.left_out(rows, lambda rs: fit_reading(rs, penalty)):
+        for r in own:
+            if r["english"]:
                 form = model.read(r["read"], np.array(r["vector"]))
                 r["signals"]["form_proposals"] = form[INTENT_PROPOSALS]
                 r["signals"]["form_facts"] = form[INTENT_FACTS]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--cache", default=str(REPO_ROOT / ".fit-signals.jsonl"))
-    parser.add_argument("--reuse", action="store_true", help="read the cached signals")
-    parser.add_argument("--dry-run", action="store_true", help="do not write decision.json")
-    args = parser.parse_args()
-    cache = Path(args.cache)
-    if args.reuse and cache.exists():
-        rows = [json.loads(line) for line in cache.read_text().splitlines() if line]
-    else:
-        rows = gather_all()
-        cache.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    names = sorted({r["community"] for r in rows})
+    args = ask_fitting.arguments(__doc__, REPO_ROOT / ".fit-signals.jsonl")
+    rows = ask_fitting.rows(args, record, lambda item: True)
     read_left_out = {
-        str(p): {
-            n: _read_right(fit_reading([r for r in rows if r["community"] != n], p),
-                           [r for r in rows if r["community"] == n])
-            for n in names
-        }
+        str(p): {n: _read_right(model, own) for n, model, own
+                 in ask_fitting.left_out(rows, lambda rs: fit_reading(rs, p))}  # noqa: B023
         for p in READING_PENALTIES
     }  # fmt: skip
     read_penalty = max(READING_PENALTIES, key=lambda p: sum(read_left_out[str(p)].values()))
     form = fit_reading(rows, read_penalty)
     cross_read(rows, read_penalty)
-    with_units = sorted({r["community"] for r in rows if r.get("answers")})
+    with_units = [r for r in rows if any(r.get("answers", ()))]
     unit_left_out = {
-        str(p): {
-            n: _top1(fit_sentences([r for r in rows if r["community"] != n], p),
-                     [r for r in rows if r["community"] == n])
-            for n in with_units
-        }
+        str(p): {n: _top1(scorer, own) for n, scorer, own
+                 in ask_fitting.left_out(with_units, lambda rs: fit_sentences(rs, p))}  # noqa: B023
         for p in PENALTIES
     }  # fmt: skip
     unit_penalty = max(PENALTIES, key=lambda p: sum(unit_left_out[str(p)].values()))
     scorer = fit_sentences(rows, unit_penalty)
     for r in rows:  # the decision reads the best sentence's score: the new scorer's
         units = np.array(r["units"], dtype=np.float64)
-        r["signals"]["sentence_score"] = float(scorer(units).max()) if len(units) else 0.0
-    left_out: dict[str, dict[str, float]] = {}
-    for penalty in PENALTIES:
-        scores = {}
-        for name in names:
-            model = fit([r for r in rows if r["community"] != name], penalty)
-            scores[name] = _accuracy(model, [r for r in rows if r["community"] == name])
-        left_out[str(penalty)] = scores
+        r["signals"]["sentence_score"] = (
+            float(scorer.probabilities(units).max()) if len(units) else 0.0
+        )
+    names = sorted({r["community"] for r in rows})
+    left_out = {
+        str(p): {n: _accuracy(model, own) for n, model, own
+                 in ask_fitting.left_out(rows, lambda rs: fit(rs, p))}  # noqa: B023
+        for p in PENALTIES
+    }  # fmt: skip
     best = _smoothest(left_out)
     model = fit(rows, best)
     if not args.dry_run:
-        decision.MODEL.write_text(json.dumps(model.as_json(), indent=1) + "\n")
+        stored = {"outcomes": list(decision.OUTCOMES), **model.as_json()}
+        decision.MODEL.write_text(json.dumps(stored, indent=1) + "\n")
         sentences.MODEL.write_text(json.dumps(scorer.as_json(), indent=1) + "\n")
-        reading.MODEL.write_text(json.dumps(form.as_json()) + "\n")
+        reading.MODEL.write_text(json.dumps(reading.as_json(form)) + "\n")
     labels: dict[str, int] = {}
     for r in rows:
         labels[r["label"]] = labels.get(r["label"], 0) + 1
@@ -284,7 +225,7 @@ def main() -> None:
                               for n in names},
         "sentences": {"leave_one_community_out_top1": unit_left_out, "penalty": unit_penalty,
                       "training_top1": {n: _top1(scorer, [r for r in rows if r["community"] == n])
-                                        for n in with_units}},
+                                        for n in sorted({r["community"] for r in with_units})}},
         "written": None if args.dry_run else str(decision.MODEL.relative_to(REPO_ROOT)),
     }, indent=1))  # fmt: skip
 

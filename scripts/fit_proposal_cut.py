@@ -17,13 +17,8 @@ report.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import json
-import os
 import sys
-import tempfile
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -35,71 +30,32 @@ import numpy as np  # noqa: E402
 
 from app.core.ask import proposal_cut  # noqa: E402
 from app.core.ask.analysis import INTENT_PROPOSALS  # noqa: E402
-from app.domain.clock import FrozenClock  # noqa: E402
-from tests.support import ask_gold  # noqa: E402
+from tests.support import ask_fitting  # noqa: E402
 
 PENALTIES = (0.01, 0.1, 1.0, 10.0)
 THRESHOLDS = tuple(round(t, 2) for t in np.arange(0.2, 0.81, 0.05))
 
 
-async def _questions(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One record per proposals question with a topic: its candidates' features and
-    labels, and how many proposals its gold list has."""
-    from app.cli.common import settings
-    from app.container import Container
-
-    out = []
-    by_now: dict[str, list[dict[str, Any]]] = {}
-    for item in items:
-        if item["intent"] == INTENT_PROPOSALS:
-            by_now.setdefault(item["now"], []).append(item)
-    for now, group in by_now.items():
-        moment = datetime.fromisoformat(now.replace("Z", "+00:00"))
-        container = Container(settings(), clock=FrozenClock(moment))
-        await container.start()
-        try:
-            for item in group:
-                gathered = await container.context.inspect(" ".join(item["question"].split()))
-                found = gathered.outcome.candidates
-                if not found:
-                    continue
-                wanted = set(item["proposals"])
-                out.append({
-                    "question": item["question"],
-                    "rows": [list(r.features) for r in found],
-                    "labels": [int(r.proposal.id in wanted) for r in found],
-                    "expected": len(wanted),
-                })  # fmt: skip
-        finally:
-            await container.stop()
-    return out
-
-
-def gather_all() -> list[dict[str, Any]]:
-    os.environ.pop("OPENAI_API_KEY", None)
-    os.environ["ASK_PIPELINE"] = "general"
-    records = []
-    for community in ask_gold.communities():
-        if community.held_out:
-            continue
-        with tempfile.TemporaryDirectory(prefix=f"cut-{community.name}-") as tmp:
-            os.environ["DATA_DIR"] = str(Path(tmp) / "data")
-            ask_gold.seed(community)
-            found = asyncio.run(_questions(community.load()))
-        records += [r | {"community": community.name} for r in found]
-        print(f"{community.name}: {len(found)} questions", file=sys.stderr)
-    return records
+def record(item: dict[str, Any], gathered: Any) -> dict[str, Any] | None:
+    """A proposals question's candidates: their features and labels, and how many
+    proposals its gold list has; None when the fusion found none."""
+    found = gathered.outcome.candidates
+    if not found:
+        return None
+    wanted = set(item["proposals"])
+    return {
+        "question": item["question"],
+        "rows": [list(r.features) for r in found],
+        "labels": [int(r.proposal.id in wanted) for r in found],
+        "expected": len(wanted),
+    }
 
 
 def fit(records: list[dict[str, Any]], penalty: float, threshold: float) -> proposal_cut.Cut:
-    sizes: dict[str, int] = {}
-    for r in records:
-        sizes[r["community"]] = sizes.get(r["community"], 0) + 1
     x = np.array([row for r in records for row in r["rows"]], dtype=np.float64)
     y = np.array([label for r in records for label in r["labels"]], dtype=np.float64)
-    w = np.array(
-        [1.0 / (len(r["rows"]) * sizes[r["community"]]) for r in records for _ in r["rows"]]
-    )
+    weights = ask_fitting.community_weights(records, lambda r: len(r["rows"]))
+    w = np.array([wr for r, wr in zip(records, weights, strict=True) for _ in r["rows"]])
     return proposal_cut.fit(x, y, w, l2=penalty, threshold=threshold)
 
 
@@ -121,26 +77,15 @@ def mean_f1(cut: proposal_cut.Cut, records: list[dict[str, Any]], threshold: flo
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--cache", default=str(REPO_ROOT / ".fit-proposal-cut.jsonl"))
-    parser.add_argument("--reuse", action="store_true", help="read the cached candidates")
-    parser.add_argument("--dry-run", action="store_true", help="do not write proposal_cut.json")
-    args = parser.parse_args()
-    cache = Path(args.cache)
-    if args.reuse and cache.exists():
-        records = [json.loads(line) for line in cache.read_text().splitlines() if line]
-    else:
-        records = gather_all()
-        cache.write_text("".join(json.dumps(r) + "\n" for r in records))
+    args = ask_fitting.arguments(__doc__, REPO_ROOT / ".fit-proposal-cut.jsonl")
+    records = ask_fitting.rows(args, record, lambda item: item["intent"] == INTENT_PROPOSALS)
     names = sorted({r["community"] for r in records})
     left_out: dict[str, dict[str, float]] = {}
     for penalty in PENALTIES:
-        models = {n: fit([r for r in records if r["community"] != n], penalty, 0.5)
-                  for n in names}  # fmt: skip
+        folds = list(ask_fitting.left_out(records, lambda rs: fit(rs, penalty, 0.5)))  # noqa: B023
         for threshold in THRESHOLDS:
             left_out[f"{penalty}@{threshold}"] = {
-                n: mean_f1(models[n], [r for r in records if r["community"] == n], threshold)
-                for n in names
+                n: mean_f1(cut, own, threshold) for n, cut, own in folds
             }
     best = max(left_out, key=lambda k: sum(left_out[k].values()))
     penalty, threshold = (float(v) for v in best.split("@"))

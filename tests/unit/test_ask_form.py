@@ -45,5 +45,5 @@ def test_the_reading_is_fitted_from_labelled_questions() -> None:
 
 def test_the_shipped_reading_reads_the_bundled_embedding() -> None:
     shipped = reading.reading()
-    assert shipped.weights.shape == (3, 384 + len(shipped.vocabulary))
-    assert shipped.mean.shape == shipped.scale.shape == (384 + len(shipped.vocabulary),)
+    assert shipped.model.weights.shape == (3, 384 + len(shipped.vocabulary))
+    assert shipped.model.mean.shape == (384 + len(shipped.vocabulary),)
