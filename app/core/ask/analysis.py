@@ -148,7 +148,7 @@ STOP_WORDS = frozenset(
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'&+-]*")
 
 
-def _first_match(patterns: list[tuple[re.Pattern[str], object]], text: str) -> object | None:
+def first_match(patterns: list[tuple[re.Pattern[str], object]], text: str) -> object | None:
     best: tuple[int, object] | None = None
     for pattern, value in patterns:
         found = pattern.search(text)
@@ -272,10 +272,10 @@ def analyze_question(question: str) -> AskAnalysis:
     text = " ".join(question.split())
     phrase, rest = extract_date_phrase(text)
     proposer = _proposer(rest)
-    status = _first_match(STATUS_PATTERNS, rest)  # type: ignore[arg-type]
+    status = first_match(STATUS_PATTERNS, rest)  # type: ignore[arg-type]
     if STATUS_PATTERNS[0][0].search(rest):  # the narrower state: "ended up cancelled"
         status = STATUS_PATTERNS[0][1]
-    kind = _first_match(TYPE_PATTERNS, rest)  # type: ignore[arg-type]
+    kind = first_match(TYPE_PATTERNS, rest)  # type: ignore[arg-type]
     date_field = None
     if phrase:
         deadline_hit = DEADLINE_WORDS.search(rest)

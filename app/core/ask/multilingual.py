@@ -23,6 +23,7 @@ from app.core.ask.analysis import (
     AskAnalysis,
     analyze_question,
     date_direction,
+    first_match,
 )
 from app.core.ask.cues import Cues, load
 from app.domain.models import ProposalStatus, ProposalType
@@ -122,15 +123,6 @@ def split_date(text: str, language: str) -> tuple[str | None, str]:
     return None, text
 
 
-def _first(patterns: list[tuple[re.Pattern[str], object]], text: str) -> object | None:
-    best: tuple[int, object] | None = None
-    for pattern, value in patterns:
-        found = pattern.search(text)
-        if found and (best is None or found.start() < best[0]):
-            best = (found.start(), value)
-    return best[1] if best else None
-
-
 def _proposer(rules: _Compiled, text: str) -> str | None:
     if rules.self_proposer is not None and rules.self_proposer.search(text):
         return "me"
@@ -189,11 +181,11 @@ def read_question(question: str, language: str = "en") -> AskAnalysis:
     text = " ".join(question.split())
     phrase, rest = split_date(text, language)
     proposer = _proposer(rules, rest)
-    kind = _first(rules.types, rest)  # type: ignore[arg-type]
+    kind = first_match(rules.types, rest)  # type: ignore[arg-type]
     topic = rest
     for pattern, _ in rules.types:
         topic = pattern.sub(" ", topic)
-    status = _first(rules.status, topic)  # type: ignore[arg-type]
+    status = first_match(rules.status, topic)  # type: ignore[arg-type]
     for pattern, _ in rules.status:
         topic = pattern.sub(" ", topic)
     date_field = None
