@@ -4,7 +4,7 @@
         .venv/bin/python bench/ask_model.py [--community NAME ...] [--limit N [--spread]]
         [--offline] [--misses]
 
-The same measures as bench/ask_gold.py (ASK_PIPELINE=general), with the OpenAI backend:
+The same measures as bench/ask_gold.py, with the OpenAI backend:
 each community is seeded offline (a model reading facts out of every document would
 change the data and take hours on a small CPU), then its questions (the first N with
 --limit, for slow models; N spread evenly through the set with --spread, since a gold
@@ -96,7 +96,6 @@ def measure(
 ) -> dict[str, Any]:
     for name in OFF:
         os.environ.pop(name, None)
-    os.environ["ASK_PIPELINE"] = "general"
     fallbacks = Fallbacks()
     logging.getLogger("app.services.llm.service").addHandler(fallbacks)
     out: dict[str, Any] = {}

@@ -29,9 +29,16 @@ def json_lines(capsys: pytest.CaptureFixture[str]) -> list[dict]:  # type: ignor
 
 
 @pytest.fixture
-def ask(env: Path, capsys: pytest.CaptureFixture[str]) -> Any:
-    """`coordbot ask --batch --json` over the gold set's community fixture, seeded once."""
-    assert main(["seed", str(ASK_FIXTURE)]) == 0
+def ask_fixture() -> Path:
+    """The community `ask` seeds: a test module overrides it to seed its own."""
+    return ASK_FIXTURE
+
+
+@pytest.fixture
+def ask(env: Path, capsys: pytest.CaptureFixture[str], ask_fixture: Path) -> Any:
+    """`coordbot ask --batch --json` over ``ask_fixture`` (the gold set's community
+    unless a module says otherwise), seeded once, at ASK_NOW."""
+    assert main(["seed", str(ask_fixture)]) == 0
     capsys.readouterr()
 
     def run(*questions: str) -> list[dict[str, Any]]:

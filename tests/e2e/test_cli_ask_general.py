@@ -12,26 +12,14 @@ from typing import Any
 
 import pytest
 
-from app.cli import main
 from app.core.ask.answers import NO_ANSWER
-from tests.e2e.conftest import json_lines
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "general" / "fixture.json"
-NOW = "2026-11-18T12:00:00Z"
 
 
 @pytest.fixture
-def ask(env: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Any:
-    assert main(["seed", str(FIXTURE)]) == 0
-    capsys.readouterr()
-
-    def run(*questions: str) -> list[dict[str, Any]]:
-        batch = env / "questions.txt"
-        batch.write_text("\n".join(questions) + "\n")
-        assert main(["ask", "--batch", str(batch), "--now", NOW, "--json"]) == 0
-        return json_lines(capsys)
-
-    return run
+def ask_fixture() -> Path:
+    return FIXTURE
 
 
 def test_the_sentence_that_answers_is_quoted(ask: Any) -> None:

@@ -1,4 +1,4 @@
-"""`coordbot ask` with a model (ASK_PIPELINE=general): the model reads what was found
+"""`coordbot ask` with a model: the model reads what was found
 before anything refuses, and its answer is shown only when it cites what was offered.
 
 The model is the fake OpenAI-compatible server on 127.0.0.1 (tests/support/fake_openai.py):
@@ -73,7 +73,6 @@ def ask(
     fake_openai: FakeOpenAI,
 ) -> Callable[..., list[dict[str, Any]]]:
     """Seeded offline; ``ask(..., model=True)`` asks with the fake server as the model."""
-    monkeypatch.setenv("ASK_PIPELINE", "general")
     assert main(["seed", str(FIXTURE)]) == 0
     capsys.readouterr()
 

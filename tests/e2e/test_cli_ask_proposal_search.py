@@ -1,4 +1,4 @@
-"""/ask's proposal search end to end (`coordbot ask`, ASK_PIPELINE=general): a member
+"""/ask's proposal search end to end (`coordbot ask`): a member
 named in lower case is the proposer, and a topic no proposal names in its words is found
 by meaning, inside the filters, with the fitted cut deciding how many are listed.
 
@@ -13,27 +13,13 @@ from typing import Any
 
 import pytest
 
-from app.cli import main
-from tests.e2e.conftest import json_lines
-
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "proposal_search" / "fixture.json"
-NOW = "2026-11-18T12:00:00Z"
 SOFIA = {1, 4, 6}  # her proposals; 1 and 4 are open
 
 
 @pytest.fixture
-def ask(env: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setenv("ASK_PIPELINE", "general")
-    assert main(["seed", str(FIXTURE)]) == 0
-    capsys.readouterr()
-
-    def run(*questions: str) -> list[dict[str, Any]]:
-        batch = env / "questions.txt"
-        batch.write_text("\n".join(questions) + "\n")
-        assert main(["ask", "--batch", str(batch), "--now", NOW, "--json"]) == 0
-        return json_lines(capsys)
-
-    return run
+def ask_fixture() -> Path:
+    return FIXTURE
 
 
 def test_a_lowercase_member_is_the_proposer(ask: Any) -> None:

@@ -1,4 +1,4 @@
-"""/ask through the Application with a model (ASK_PIPELINE=general): the model answers
+"""/ask through the Application with a model: the model answers
 from the keyed evidence, and the buttons under the answer are the cited documents'."""
 
 from __future__ import annotations
