@@ -129,15 +129,8 @@ class Lexicon:
         counts: Counter[str] = Counter()
         for text in texts:
             counts.update(_LETTERS.findall(text.lower()))
-        # The fact graph's entities by their words: "garden" -> "Community Garden".
-        self.entities: dict[str, str] = {}
-        self.entity_words: dict[str, set[str]] = {}
-        for name in entities:
-            norm = normalize(name)
-            self.entities.setdefault(norm, name)
-            counts.update(_LETTERS.findall(norm))
-            for word in norm.split():
-                self.entity_words.setdefault(word, set()).add(norm)
+        for name in entities:  # the fact graph's entities by their words
+            counts.update(_LETTERS.findall(normalize(name)))
         own = [*STOP_WORDS, *BOT_WORDS]
         counts.update({w: 1 for w in own})
         self.counts = counts
@@ -146,12 +139,6 @@ class Lexicon:
             if len(word) >= MIN_LENGTH:
                 for key in {word, *_deletes(word)}:
                     self.index.setdefault(key, []).append(word)
-
-    def contains(self, word: str) -> bool:
-        """Whether the community's texts (or the bot's own words) use this word, in this
-        or another simple form ("meet" when they say "meets")."""
-        forms = _inflected(word) | {word + s for s in ("s", "es", "ed", "d", "ing")}
-        return any(f in self.counts for f in forms)
 
     def known(self, word: str) -> bool:
         return any(f in self.counts or f in model_words() for f in _inflected(word)) or (
@@ -226,11 +213,8 @@ class Speller:
             fixes.append(Fix(match.group(0), word))
         return "".join(out) + text[last:], fixes
 
-    async def lexicon(self) -> Lexicon:
-        """The community's words (read at the first question, then every few minutes)."""
-        return await self._current()
-
     async def _current(self) -> Lexicon:
+        """The community's words (read at the first question, then every few minutes)."""
         async with self._lock:
             if self._lexicon is None or time.monotonic() - self._loaded > REFRESH_SECONDS:
                 async with self.db.transaction() as session:
@@ -246,10 +230,6 @@ class Speller:
                 self._lexicon = await asyncio.to_thread(Lexicon, texts, entities)
                 self._loaded = time.monotonic()
             return self._lexicon
-
-    def forget(self) -> None:
-        """Read the words again at the next question (after an import, for example)."""
-        self._lexicon = None
 
 
 def describe(fixes: list[Fix], tr: Translator) -> str:
