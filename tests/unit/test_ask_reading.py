@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from app.core.ask.proposal_search import keyword_terms
 from app.core.ask.spelling import Lexicon, distance
 
 TEXTS = [
@@ -44,7 +43,3 @@ def test_a_long_typo_of_a_common_word_is_not_read_as_ours() -> None:
     assert lexicon.correct("pendng") == "pending"  # one edit from ours
     assert lexicon.correct("openning") is None  # two from "pending", one from "opening"
 
-
-def test_conversation_words_are_no_search_words() -> None:
-    chatty = "hi could you tell me whether garden"
-    assert keyword_terms(chatty) == ["garden"]

@@ -28,7 +28,6 @@ import numpy as np
 
 from app.core.ask import proposal_cut
 from app.core.ask.analysis import STOP_WORDS, is_bot_word
-from app.core.ask.chatter import CHATTER
 from app.core.ask.models import DEADLINE, AskFilters
 from app.core.ask.passages import fuse
 from app.core.knowledge.index_service import proposal_key
@@ -75,10 +74,7 @@ def keyword_terms(keywords: str | None) -> list[str]:
     if not keywords:
         return []
     words = [w.casefold() for w in _WORD.findall(keywords)]
-    kept = [
-        w for w in words
-        if (w not in STOP_WORDS or is_bot_word(w)) and w not in CHATTER and len(w) > 1
-    ]  # fmt: skip
+    kept = [w for w in words if (w not in STOP_WORDS or is_bot_word(w)) and len(w) > 1]
     return list(dict.fromkeys(kept))
 
 

@@ -28,7 +28,6 @@ from functools import lru_cache
 from importlib import resources
 
 from app.core.ask.analysis import STOP_WORDS
-from app.core.ask.chatter import CHATTER
 from app.core.graph.proposal_facts import SOURCE_PREFIX
 from app.i18n import Translator
 from app.nlp.key_terms import normalize
@@ -149,8 +148,6 @@ class Lexicon:
         """The one known word this one is a misspelling of, or None."""
         low = word.lower()
         if len(low) < MIN_LENGTH or not low.isalpha() or self.known(low):
-            return None
-        if low in CHATTER:
             return None
         allowed = 2 if len(low) >= LONG else 1
         if len(low) < SHORT:  # only a dropped letter: "opn", not "pet" for "pen"
