@@ -304,14 +304,3 @@ def analyze_question(question: str) -> AskAnalysis:
         date_field=date_field,
         proposer=proposer,
     )
-
-
-# "over" and "live" also read as statuses; as topic words they are function words.
-_FUNCTION = frozenset("over past live current currently right now at the moment".split())
-_BOT_WORDS = [p for p, _ in STATUS_PATTERNS] + [DEADLINE_WORDS, CREATION_WORDS]
-
-
-def is_bot_word(word: str) -> bool:
-    """A status, deadline or creation word ("open", "closing") that can also be a topic."""
-    low = word.lower()
-    return low not in _FUNCTION and any(p.fullmatch(low) for p in _BOT_WORDS)

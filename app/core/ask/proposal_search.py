@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from app.core.ask import proposal_cut
-from app.core.ask.analysis import STOP_WORDS, is_bot_word
+from app.core.ask.analysis import STOP_WORDS
 from app.core.ask.models import DEADLINE, AskFilters
 from app.core.ask.passages import fuse
 from app.core.knowledge.index_service import proposal_key
@@ -69,12 +69,11 @@ class SearchOutcome:
 
 
 def keyword_terms(keywords: str | None) -> list[str]:
-    """The search words of the keywords, lower-cased, without filler and duplicates. The
-    bot's status words stay when the reading kept them ("about closing the space")."""
+    """The search words of the keywords, lower-cased, without filler and duplicates."""
     if not keywords:
         return []
     words = [w.casefold() for w in _WORD.findall(keywords)]
-    kept = [w for w in words if (w not in STOP_WORDS or is_bot_word(w)) and len(w) > 1]
+    kept = [w for w in words if w not in STOP_WORDS and len(w) > 1]
     return list(dict.fromkeys(kept))
 
 
