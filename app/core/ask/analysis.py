@@ -218,8 +218,15 @@ FUTURE_DEADLINE = re.compile(
 PAST_DEADLINE = re.compile(r"\b(closed|ended|expired|finished|wrapped up|was due)\b", re.I)
 
 
-def date_direction(question: str, analysis: AskAnalysis) -> Direction:
-    """Which occurrence a year-less date or a bare weekday means in this question.
+def date_direction(
+    question: str,
+    analysis: AskAnalysis,
+    past: re.Pattern[str] | None = PAST_DEADLINE,
+    future: re.Pattern[str] | None = FUTURE_DEADLINE,
+    creation: re.Pattern[str] | None = CREATION_WORDS,
+) -> Direction:
+    """Which occurrence a year-less date or a bare weekday means in this question (the
+    patterns: a language's words for a deadline behind or ahead, and for creating).
 
     Creation dates and closed proposals lie behind us; deadlines of open proposals and
     "what closes on ..." lie ahead; anything else takes the nearest occurrence.
@@ -229,11 +236,11 @@ def date_direction(question: str, analysis: AskAnalysis) -> Direction:
     if analysis.date_field == "deadline":
         if analysis.status == ProposalStatus.OPEN:
             return "future"
-        if PAST_DEADLINE.search(question):
+        if past is not None and past.search(question):
             return "past"
-        if FUTURE_DEADLINE.search(question):
+        if future is not None and future.search(question):
             return "future"
-    elif CREATION_WORDS.search(question):
+    elif creation is not None and creation.search(question):
         return "past"
     return "nearest"
 

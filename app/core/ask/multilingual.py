@@ -273,18 +273,7 @@ def direction(question: str, analysis: AskAnalysis) -> Direction:
     rules = _compiled(analysis.language)
     if rules is None:
         return date_direction(question, analysis)
-    if analysis.status == ProposalStatus.CLOSED:
-        return "past"
-    if analysis.date_field == "deadline":
-        if analysis.status == ProposalStatus.OPEN:
-            return "future"
-        if _search(rules.past, question):
-            return "past"
-        if _search(rules.future, question):
-            return "future"
-    elif _search(rules.creation, question):
-        return "past"
-    return "nearest"
+    return date_direction(question, analysis, rules.past, rules.future, rules.creation)
 
 
 def in_language(analysis: AskAnalysis, language: str) -> AskAnalysis:
