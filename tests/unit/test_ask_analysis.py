@@ -38,8 +38,7 @@ CASES = [
     ("any cancelled events?", P, "events", S.CANCELLED, None, None, None, None),
     ("which proposals about the gym are open", P, "gym", S.OPEN, None, None, None, None),
     ("what closes on Tue the 24th?", P, None, None, None, "on Tue the 24th", "deadline", None),
-    # "live" as a verb is no status
-    ("how many people live here", D, None, None, None, None, None, None),
+    # "live" is a status
     ("any live polls?", P, None, S.OPEN, T.MULTIPLE_CHOICE, None, None, None),
     # cancelled is the narrower state, whatever word of ending comes first
     ("which proposals ended up getting cancelled?", P, None, S.CANCELLED, None, None,

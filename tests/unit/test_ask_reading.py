@@ -42,4 +42,3 @@ def test_a_long_typo_of_a_common_word_is_not_read_as_ours() -> None:
     lexicon = Lexicon([*TEXTS, "Two proposals are pending"])
     assert lexicon.correct("pendng") == "pending"  # one edit from ours
     assert lexicon.correct("openning") is None  # two from "pending", one from "opening"
-

@@ -48,16 +48,11 @@ DOC_WORDS = re.compile(
 )
 FACT_OPENERS = re.compile(r"^\s*(who|what|where|when|which|how many)\b", re.I)
 
-# "live" as in "live polls", not "how many people live here?"
-_LIVE = (
-    r"(?<!people )(?<!members )(?<!we )(?<!i )(?<!they )(?<!who )(?<!you )"
-    r"live(?!\s+(?:in|here|there|at|with|on|near|next|nearby|above|below|upstairs|downstairs)\b)"
-)
 STATUS_PATTERNS: list[tuple[re.Pattern[str], ProposalStatus]] = [
     (re.compile(r"\b(cancell?ed|withdrawn|called off|scrapped)\b", re.I), ProposalStatus.CANCELLED),
     (
         re.compile(
-            rf"\b(open|active|ongoing|running|current(?:ly)?|{_LIVE}|pending|"
+            r"\b(open|active|ongoing|running|current(?:ly)?|live|pending|"
             r"still (?:open|running)|"
             r"accepting votes|in progress|can (?:i|we) (?:still )?vote|(?:i|we) can still vote|"
             r"going on|right now|rn|"
