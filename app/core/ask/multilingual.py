@@ -231,22 +231,8 @@ def deadline_window(analysis: AskAnalysis) -> AskAnalysis:
     return replace(analysis, date_phrase=from_now_until(phrase, language))
 
 
-# What asks for a proposer in English: "who proposed", "whose idea was", "who is behind"
-_PROPOSING = re.compile(
-    r"\b(?:propos|suggest|creat|start|submit|post|rais|came up|come up|idea|behind|want|"
-    r"asked for|put forward|launch|initiat|organi[sz]|brought up|open)",
-    re.I,
-)
-
-
 def asks_who(question: str, language: str) -> bool:
-    """ "Who proposed ...?": the answer names the proposer."""
-    if _compiled(language) is None:  # "who is the cleaner?" asks for no proposer
-        return _starts_with_who(question, language) and bool(_PROPOSING.search(question))
-    return _starts_with_who(question, language)
-
-
-def _starts_with_who(question: str, language: str) -> bool:
+    """ "Who proposed ...?": a list of proposals answers with their proposers."""
     rules = _compiled(language)
     if rules is None:
         return bool(re.match(r"\s*(?:who|whose)\b", question, re.I))
@@ -264,7 +250,7 @@ _PROPOSED = re.compile(r"propos|propus|propôs|предлож", re.I)
 def asks_who_voted(question: str, language: str) -> bool:
     """ "Who voted for the bike shelter?": a question about voters, never answered."""
     voted = _VOTED.search(question) and not _PROPOSED.search(question)
-    return bool(voted) and _starts_with_who(question, language)
+    return bool(voted) and asks_who(question, language)
 
 
 def direction(question: str, analysis: AskAnalysis) -> Direction:
