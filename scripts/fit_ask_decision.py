@@ -8,8 +8,9 @@ embedded Chroma, the bundled model, the offline reading) and
 each of its labelled questions is searched as /ask searches it (ContextService.inspect);
 the signals it yields are paired with the outcome that is right for it:
 
-- a question asking for proposals: "proposals" (an empty list is its "nothing");
-- a question nothing answers: "nothing";
+- a question nothing answers: "nothing", also when it asks for proposals (no list is
+  right for it, and "nothing found" is what the member should read);
+- a question asking for proposals: "proposals";
 - a document question: "documents" when its document is among the three best passages
   found, else "nothing" (what retrieval missed cannot be quoted);
 - a fact question: "facts" when the facts found name the answer, "documents" when the
@@ -49,10 +50,10 @@ TIE = 0.01  # left-out accuracies closer than this are one question's worth: a t
 
 
 def label(item: dict[str, Any], gathered: Any) -> str:
-    if item["intent"] == INTENT_PROPOSALS:
-        return "proposals"
     if item.get("no_answer"):
         return "nothing"
+    if item["intent"] == INTENT_PROPOSALS:
+        return "proposals"
     hits = gathered.found.hits[:3]
     if item["intent"] == INTENT_DOCS:
         wanted = (item.get("documents") or [None])[0]
