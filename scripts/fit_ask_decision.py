@@ -178,20 +178,14 @@ def cross_read(rows: list[dict[str, Any]], penalty: float) -> None:
 def main() -> None:
     args = ask_fitting.arguments(__doc__, REPO_ROOT / ".fit-signals.jsonl")
     rows = ask_fitting.rows(args, record, lambda item: True)
-    read_left_out = {
-        str(p): {n: _read_right(model, own) for n, model, own
-                 in ask_fitting.left_out(rows, lambda rs: fit_reading(rs, p))}  # noqa: B023
-        for p in READING_PENALTIES
-    }  # fmt: skip
+    read_left_out = ask_fitting.left_out_by_penalty(
+        rows, READING_PENALTIES, fit_reading, _read_right
+    )
     read_penalty = max(READING_PENALTIES, key=lambda p: sum(read_left_out[str(p)].values()))
     form = fit_reading(rows, read_penalty)
     cross_read(rows, read_penalty)
     with_units = [r for r in rows if any(r.get("answers", ()))]
-    unit_left_out = {
-        str(p): {n: _top1(scorer, own) for n, scorer, own
-                 in ask_fitting.left_out(with_units, lambda rs: fit_sentences(rs, p))}  # noqa: B023
-        for p in PENALTIES
-    }  # fmt: skip
+    unit_left_out = ask_fitting.left_out_by_penalty(with_units, PENALTIES, fit_sentences, _top1)
     unit_penalty = max(PENALTIES, key=lambda p: sum(unit_left_out[str(p)].values()))
     scorer = fit_sentences(rows, unit_penalty)
     for r in rows:  # the decision reads the best sentence's score: the new scorer's
@@ -200,11 +194,7 @@ def main() -> None:
             float(scorer.probabilities(units).max()) if len(units) else 0.0
         )
     names = sorted({r["community"] for r in rows})
-    left_out = {
-        str(p): {n: _accuracy(model, own) for n, model, own
-                 in ask_fitting.left_out(rows, lambda rs: fit(rs, p))}  # noqa: B023
-        for p in PENALTIES
-    }  # fmt: skip
+    left_out = ask_fitting.left_out_by_penalty(rows, PENALTIES, fit, _accuracy)
     best = _smoothest(left_out)
     model = fit(rows, best)
     if not args.dry_run:

@@ -14,7 +14,7 @@ import os
 import sys
 import tempfile
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -98,3 +98,21 @@ def left_out(
             fit([r for r in data if r["community"] != name]),
             [r for r in data if r["community"] == name],
         )
+
+
+def left_out_by_penalty(
+    data: list[Row],
+    penalties: Sequence[float],
+    fit: Callable[[list[Row], float], Model],
+    score: Callable[[Model, list[Row]], float],
+) -> dict[str, dict[str, float]]:
+    """For each penalty (its str), each community's ``score`` under the model fitted at
+    that penalty without it."""
+    scores: dict[str, dict[str, float]] = {}
+    for p in penalties:
+
+        def at_p(rows: list[Row], p: float = p) -> Model:
+            return fit(rows, p)
+
+        scores[str(p)] = {name: score(model, own) for name, model, own in left_out(data, at_p)}
+    return scores
