@@ -141,28 +141,29 @@ class Progress:
                 yield raw.decode("utf-8", errors="replace")
 
     def draw(self, report: ImportReport) -> None:
-        if not self.enabled:
-            return
-        share = min(self.done / self.total, 1.0)
-        bar = "#" * int(self.WIDTH * share)
-        self.stream.write(
-            f"\rimporting facts [{bar:<{self.WIDTH}}] {share:4.0%}  "
-            f"{report.committed:,} lines, {report.skipped:,} skipped"
-        )
-        self.stream.flush()
+        if self.enabled:
+            self._bar(
+                "importing facts",
+                self.done / self.total,
+                f"{report.committed:,} lines, {report.skipped:,} skipped",
+            )
 
     def indexed(self, done: int, total: int) -> None:
         """The facts' vectors being stored after the load (graph.import_tsv)."""
         self.indexed_total = total or self.indexed_total
         self.indexed_done += done
-        if not self.enabled or not self.indexed_total:
-            return
-        share = min(self.indexed_done / self.indexed_total, 1.0)
+        if self.enabled and self.indexed_total:
+            self._bar(
+                "indexing facts ",
+                self.indexed_done / self.indexed_total,
+                f"{self.indexed_done:,} of {self.indexed_total:,} facts",
+            )
+
+    def _bar(self, label: str, done: float, tail: str) -> None:
+        """One redraw of the line: ``label [####    ]  42%  tail``."""
+        share = min(done, 1.0)
         bar = "#" * int(self.WIDTH * share)
-        self.stream.write(
-            f"\rindexing facts  [{bar:<{self.WIDTH}}] {share:4.0%}  "
-            f"{self.indexed_done:,} of {self.indexed_total:,} facts"
-        )
+        self.stream.write(f"\r{label} [{bar:<{self.WIDTH}}] {share:4.0%}  {tail}")
         self.stream.flush()
 
     def finish(self) -> None:
