@@ -57,10 +57,13 @@ class Logistic:
         }
 
 
-def load(path: Path, features: Sequence[str]) -> tuple[Logistic, dict[str, Any]]:
-    """The model stored at ``path``, and the file's data (for what else it stores)."""
+def load(path: Path, features: Sequence[str] | None) -> tuple[Logistic, dict[str, Any]]:
+    """The model stored at ``path``, and the file's data (for what else it stores).
+    ``features``: the names the code computes, checked against the file's; None when the
+    file's own names are the features (the reading's words)."""
     data = json.loads(path.read_text())
-    if tuple(data["features"]) != tuple(features):
+    features = tuple(data["features"]) if features is None else tuple(features)
+    if tuple(data["features"]) != features:
         raise ValueError(f"{path} was fitted for other features: refit it")
     weights = np.array(data["weights"])
     bias = float(data["bias"]) if weights.ndim == 1 else np.array(data["bias"])

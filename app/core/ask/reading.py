@@ -18,7 +18,6 @@ by that language's cue table (multilingual.py) alone.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -66,8 +65,7 @@ def row(question: str, vector: np.ndarray, vocabulary: Sequence[str]) -> np.ndar
 
 @cache
 def reading(path: Path = MODEL) -> Reading:
-    features = json.loads(path.read_text())["features"]  # the words are the model's own
-    fitted, data = logistic.load(path, features)
+    fitted, data = logistic.load(path, None)  # the words it reads are the file's own
     if tuple(data.get("outcomes", ())) != KINDS:
         raise ValueError(f"{path} was fitted for other kinds: refit it")
     return Reading(fitted)
