@@ -32,6 +32,9 @@ FLOORS: dict[str, dict[str, float]] = {
              "facts": 0.83, "no_answer": 0.73},
     "oss": {"intent": 0.88, "f1": 0.77, "documents": 0.83, "states_fact": 0.47,
              "facts": 0.9, "no_answer": 0.52},
+    # festival: measured before any model was fitted on it (session 15), less 0.05
+    "festival": {"intent": 0.9, "f1": 0.67, "documents": 0.87, "states_fact": 0.68,
+             "facts": 0.89, "no_answer": 0.31},
     "club": {"intent": 0.9, "f1": 0.58, "documents": 0.75, "states_fact": 0.41,
              "facts": 0.79, "no_answer": 0.37},
     "society": {"intent": 0.85, "f1": 0.7, "documents": 0.71, "states_fact": 0.28,
