@@ -178,3 +178,18 @@ def test_the_model_cites_a_proposal_and_the_listing_is_ours(
     assert "#1 Buy a second washing machine (open until" in out["answer"]
     sent = json.dumps(grounded_requests(fake_openai))
     assert "2001" not in sent  # the proposer's Telegram id, like votes, never reaches it
+
+
+def test_a_question_asking_for_proposals_is_listed_by_our_search(
+    ask: Callable[..., list[dict[str, Any]]], fake_openai: FakeOpenAI
+) -> None:
+    model = Model(fake_openai)
+    model.reading = {**DOCS_READING, "intent": "query_proposals", "content_keywords": "party"}
+    # a model that would answer with another proposal than the search finds
+    model.grounded = lambda body: grounded("Only #1.", ["P1"], "proposals")
+    question = "have there been any proposals about a party?"
+    [offline] = ask(question, model=False)
+    [out] = ask(question)
+    assert offline["proposals"] == out["proposals"] == [2]
+    assert "#2 Summer courtyard party" in out["answer"]
+    assert not grounded_requests(fake_openai)  # the listing is the search's, not the model's

@@ -364,10 +364,14 @@ class ContextService:
         chosen = decision.decide(g.signals)
         voters = asks_who_voted(text, analysis.language)
         listed = chosen.source == "proposals" or voters  # voters: the answer says votes are secret
-        # a list the question asked for by its filters is a listing, not an answer to read
-        filtered_list = voters or (chosen.source == "proposals" and g.filters.active)
+        # A list the question asks for (by its filters, or by its form: "any proposals
+        # about pets?") is a listing our search composes, not an answer for a model to
+        # write: a small model lists worse than the fitted cut. A question answered
+        # from a proposal's content ("how much would the new machine cost?") is read.
+        asks_list = g.filters.active or g.signals.form_proposals >= 0.5
+        listing = voters or (chosen.source == "proposals" and asks_list)
         llm = self.llm
-        if llm.has_model and not filtered_list:  # the model reads what was found first
+        if llm.has_model and not listing:  # the model reads what was found first
             read = await grounded.answer(text, g, llm, tr, self._english, chosen.source)
             if read is not None:
                 return read
