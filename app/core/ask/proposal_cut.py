@@ -5,10 +5,11 @@ the list a member wants is some head of that ranking, and where it ends differs 
 every question: "parking" has three proposals that say it, "events" a dozen that never
 use the word. No hand-set floor or ratio decides it. Each candidate is described by a
 few general features (its closeness in meaning, read against the other candidates': the
-falls in it above and below, the largest of which is where a list of a few far above
-the rest ends; the share of the topic's words it holds), and a logistic regression over them, fitted on the development communities' labelled
-questions by scripts/fit_proposal_cut.py, gives the probability that the question asks
-for it. A candidate is kept when that probability reaches the fitted threshold.
+falls in it above and below it, the largest of which ends a list of a few far above the
+rest; the share of the topic's words it holds), and a logistic regression over them,
+fitted on the development communities' labelled questions by scripts/fit_proposal_cut.py,
+gives the probability that the question asks for it. A candidate is kept when that
+probability reaches the fitted threshold.
 
 The coefficients live in proposal_cut.json beside this file.
 """
