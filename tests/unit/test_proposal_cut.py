@@ -51,6 +51,9 @@ def test_meaning_is_read_from_topic_and_question_and_its_largest_fall_below() ->
     assert np.allclose(fall[:3], big)  # each of the three stands above the break
     assert fall[3:].max() < 0.02  # the rest only fall a little below themselves
     assert fall[-3:].tolist() == [0.0, 0.0, 0.0]  # beyond the HEAD nearest: no list ends there
+    # a topic without a question (the catalog's text): its meaning is the topic's alone
+    alone = features([Candidate(1, 0.0, 1, 0.3, 0.0), Candidate(2, 0.0, 2, 0.1, 0.0)])
+    assert np.allclose(alone[:, FEATURES.index("cosine")], [0.3, 0.1])
 
 
 def test_a_fitted_cut_keeps_the_head_a_question_asks_for(tmp_path: Path) -> None:

@@ -49,7 +49,7 @@ class Candidate:
     rank: int  # 1-based place in the fused ranking
     cosine: float  # to the topic (0: the model does not read the question's language)
     cover: float
-    asked: float = 0.0  # its cosine to the whole question (0: as for ``cosine``)
+    asked: float | None = None  # its cosine to the whole question (None: not read)
 
 
 def features(candidates: Sequence[Candidate]) -> np.ndarray:
@@ -62,7 +62,9 @@ def features(candidates: Sequence[Candidate]) -> np.ndarray:
     three proposals about dogs and cats, then everything else well below them."""
     if not candidates:
         return np.zeros((0, len(FEATURES)))
-    cosine = np.array([(c.cosine + c.asked) / 2 for c in candidates])
+    cosine = np.array(
+        [c.cosine if c.asked is None else (c.cosine + c.asked) / 2 for c in candidates]
+    )
     cover = np.array([c.cover for c in candidates])
     order = np.argsort(-cosine, kind="stable")
     ranked = cosine[order]

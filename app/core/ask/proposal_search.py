@@ -158,7 +158,7 @@ class ProposalSearch:
                     rank=rank,
                     cosine=cosine.get(proposal.id, 0.0),
                     cover=share(terms, text, self.language),
-                    asked=asked.get(proposal.id, 0.0),
+                    asked=asked.get(proposal.id),
                 )
             )
             found.append(proposal)
