@@ -10,6 +10,7 @@ import pytest
 
 from app.container import Container
 from app.core.ask.models import AskFilters
+from app.core.ask.proposal_cut import FEATURES
 from app.domain.clock import FrozenClock
 from app.domain.models import ProposalDraft, ProposalStatus, ProposalType, User
 from app.nlp.lexical import lexical_terms
@@ -72,3 +73,10 @@ async def test_a_topic_in_other_words_inside_the_filters(kb: Container) -> None:
     assert other not in {p.id for p in alice.proposals}
     assert {c.proposal.id for c in alice.candidates} <= {leave, holidays, laptops}
     assert alice.filtered_total == 3
+    # the cut reads meaning from the topic and the whole question together
+    question = (await kb.vectors.embed(["any proposals about time off?"]))[0]
+    both = await search.search(AskFilters(), "time off", embedding, question=question)
+    cosine = FEATURES.index("cosine")
+    for alone, read in zip(everyone.candidates, both.candidates, strict=True):
+        assert read.similarity == alone.similarity  # what the decision reads stays the topic's
+        assert read.features[cosine] != alone.features[cosine]

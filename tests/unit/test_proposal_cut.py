@@ -14,7 +14,8 @@ from app.core.ask.proposal_cut import FEATURES, Candidate, features
 
 
 def _candidate(i: int, cosine: float, cover: float, rank: int | None = None) -> Candidate:
-    return Candidate(i, 1.0 / (RRF_K + (rank or i)), rank or i, cosine, cover)
+    """Topic and question equally close: its meaning is ``cosine``."""
+    return Candidate(i, 1.0 / (RRF_K + (rank or i)), rank or i, cosine, cover, asked=cosine)
 
 
 def test_fusion_puts_what_both_rankings_hold_first() -> None:
@@ -36,6 +37,23 @@ def test_features_are_relative_to_the_question() -> None:
     held = features([_candidate(1, 0.2, 1.0), _candidate(2, 0.3, 0.0)])
     assert held[:, FEATURES.index("no_words")].tolist() == [0.0, 0.0]
     assert features([]).shape == (0, len(FEATURES))
+
+
+def test_meaning_is_read_from_topic_and_question_and_its_largest_fall_below() -> None:
+    # "pets": three proposals about dogs and cats, then the rest far below them
+    near = [Candidate(i, 0.0, i, c, 0.0, asked=a)
+            for i, (c, a) in enumerate([(0.41, 0.39), (0.36, 0.41), (0.31, 0.36)], 1)]  # fmt: skip
+    rest = [Candidate(i, 0.0, i, 0.15 - 0.01 * i, 0.0, asked=0.2) for i in range(4, 16)]
+    rows = features(near + rest)
+    meaning, fall = rows[:, FEATURES.index("cosine")], rows[:, FEATURES.index("fall_below")]
+    assert np.allclose(meaning[:3], [0.40, 0.385, 0.335])
+    big = 0.335 - (0.11 + 0.2) / 2  # from the third to the best of the rest
+    assert np.allclose(fall[:3], big)  # each of the three stands above the break
+    assert fall[3:].max() < 0.02  # the rest only fall a little below themselves
+    assert fall[-3:].tolist() == [0.0, 0.0, 0.0]  # beyond the HEAD nearest: no list ends there
+    # a topic without a question (the catalog's text): its meaning is the topic's alone
+    alone = features([Candidate(1, 0.0, 1, 0.3, 0.0), Candidate(2, 0.0, 2, 0.1, 0.0)])
+    assert np.allclose(alone[:, FEATURES.index("cosine")], [0.3, 0.1])
 
 
 def test_a_fitted_cut_keeps_the_head_a_question_asks_for(tmp_path: Path) -> None:

@@ -321,7 +321,9 @@ class ContextService:
         vectors = await self.vectors.embed([text, keywords] if keywords else [text])
         embedding, topic_vector = vectors[0], vectors[-1]
         outcome, found, facts = await asyncio.gather(
-            self.search.search(filters, keywords, topic_vector, language=analysis.language),
+            self.search.search(
+                filters, keywords, topic_vector, language=analysis.language, question=embedding
+            ),
             self._passages(text, embedding),
             self.fact_search.search(text, embedding),
         )

@@ -4,11 +4,12 @@ The proposals a topic finds come ranked by words and meaning fused (proposal_sea
 the list a member wants is some head of that ranking, and where it ends differs with
 every question: "parking" has three proposals that say it, "events" a dozen that never
 use the word. No hand-set floor or ratio decides it. Each candidate is described by a
-few general features (where the fusion put it, its cosine to the topic and the gap to
-the best cosine, the share of the topic's words it holds and the gap to the best share),
-and a logistic regression over them, fitted on the development communities' labelled
-questions by scripts/fit_proposal_cut.py, gives the probability that the question asks
-for it. A candidate is kept when that probability reaches the fitted threshold.
+few general features (its closeness in meaning, read against the other candidates': the
+falls in it above and below it, the largest of which ends a list of a few far above the
+rest; the share of the topic's words it holds), and a logistic regression over them,
+fitted on the development communities' labelled questions by scripts/fit_proposal_cut.py,
+gives the probability that the question asks for it. A candidate is kept when that
+probability reaches the fitted threshold.
 
 The coefficients live in proposal_cut.json beside this file.
 """
@@ -26,14 +27,16 @@ from app.core.ask import logistic
 from app.core.ask.logistic import Logistic
 
 MODEL = Path(__file__).with_name("proposal_cut.json")
+HEAD = 10  # the longest list whose end is looked for in a fall in meaning
 Z_EPSILON = 1e-3  # keeps the z-score of a question whose candidates tie finite
 FEATURES = (
-    "cosine",  # cosine of the topic and the proposal (0: the model does not read it)
-    "cosine_z",  # its cosine against the question's candidates: (cos - mean) / std
-    "drop_above",  # the largest fall in cosine between the best candidate and it
-    "drop_below",  # the fall in cosine from it to the next candidate down
+    "cosine",  # its meaning: the mean of its cosines to the topic and to the question
+    "cosine_z",  # that against the question's candidates: (cos - mean) / std
+    "drop_above",  # the largest fall in it between the best candidate and it
+    "drop_below",  # the fall in it from it to the next candidate down
     "cover",  # share of the topic's terms its title, description and options hold
     "no_words",  # 1 when no candidate holds any of the topic's terms: meaning alone
+    "fall_below",  # the largest fall in it below it, within the HEAD nearest candidates
 )
 
 
@@ -44,17 +47,24 @@ class Candidate:
     proposal_id: int
     fused: float  # its reciprocal-rank-fusion score
     rank: int  # 1-based place in the fused ranking
-    cosine: float
+    cosine: float  # to the topic (0: the model does not read the question's language)
     cover: float
+    asked: float | None = None  # its cosine to the whole question (None: not read)
 
 
 def features(candidates: Sequence[Candidate]) -> np.ndarray:
     """Each candidate's FEATURES row, read against the others of the same question:
-    where a list ends shows in a fall in cosine and in the words the better ones hold,
-    not in any absolute score alone (short topics embed low and close together)."""
+    where a list ends shows in a fall in meaning and in the words the better ones hold,
+    not in any absolute score alone (short topics embed low and close together). A bare
+    topic ("pets") embeds weakly, the question around it ("any proposals about pets")
+    with noise of its own: their mean reads meaning better than either. The largest fall
+    below a candidate (among the nearest HEAD) sets the few far above the rest apart:
+    three proposals about dogs and cats, then everything else well below them."""
     if not candidates:
         return np.zeros((0, len(FEATURES)))
-    cosine = np.array([c.cosine for c in candidates])
+    cosine = np.array(
+        [c.cosine if c.asked is None else (c.cosine + c.asked) / 2 for c in candidates]
+    )
     cover = np.array([c.cover for c in candidates])
     order = np.argsort(-cosine, kind="stable")
     ranked = cosine[order]
@@ -62,6 +72,9 @@ def features(candidates: Sequence[Candidate]) -> np.ndarray:
     drop_above, drop_below = np.empty_like(cosine), np.empty_like(cosine)
     drop_above[order] = np.maximum.accumulate(np.concatenate([[0.0], falls]))
     drop_below[order] = np.concatenate([falls, [0.0]])
+    head = falls[:HEAD]
+    fall_below = np.zeros_like(cosine)
+    fall_below[order[: len(head)]] = np.maximum.accumulate(head[::-1])[::-1]
     no_words = float(not cover.any())
     return np.column_stack(
         [
@@ -71,6 +84,7 @@ def features(candidates: Sequence[Candidate]) -> np.ndarray:
             drop_below,
             cover,
             np.full_like(cosine, no_words),
+            fall_below,
         ]
     ).astype(np.float64)
 

@@ -99,16 +99,18 @@ class ProposalSearch:
         *,
         language: str = "en",
         cut: proposal_cut.Cut | None = None,
+        question: np.ndarray | None = None,
     ) -> SearchOutcome:
         """The proposals inside ``filters`` that the topic ``keywords`` asks for, best
-        first. ``embedding`` is the topic's; ``language`` the question's (meaning is not
-        used in a language the embedding model does not read)."""
+        first. ``embedding`` is the topic's, ``question`` the whole question's (the cut
+        reads both); ``language`` the question's (meaning is not used in a language the
+        embedding model does not read)."""
         words = keyword_terms(keywords)
         if not words:
             return await self._filtered(filters)
         meaning = self._means_in(language)
         if not meaning:
-            embedding = None  # meaning would mislead: words alone decide
+            embedding = question = None  # meaning would mislead: words alone decide
         terms = list(dict.fromkeys(lexical_terms(" ".join(words), self.language)))
         where = filters.chroma_where()
         dense = (
@@ -123,11 +125,13 @@ class ProposalSearch:
         lexical_ids = [i for i, _ in lexical]
         fused = fuse([str(i) for i in cosine], [str(i) for i in lexical_ids])
         ids = [int(k) for k, _ in fused]
-        unseen = [i for i in ids if i not in cosine]
-        if unseen and embedding is not None:  # stored vectors: no model call
-            stored = await self.vectors.vectors(PROPOSALS, [proposal_key(i) for i in unseen])
-            cosine |= {i: float(stored[proposal_key(i)] @ embedding)
-                       for i in unseen if proposal_key(i) in stored}  # fmt: skip
+        asked: dict[int, float] = {}
+        if ids and embedding is not None:  # stored vectors: no model call
+            stored = await self.vectors.vectors(PROPOSALS, [proposal_key(i) for i in ids])
+            vectors = {i: stored[proposal_key(i)] for i in ids if proposal_key(i) in stored}
+            cosine |= {i: float(v @ embedding) for i, v in vectors.items() if i not in cosine}
+            if question is not None:
+                asked = {i: float(v @ question) for i, v in vectors.items()}
         async with self.db.transaction() as session:
             repo = ProposalRepository(session)
             rows = (
@@ -154,6 +158,7 @@ class ProposalSearch:
                     rank=rank,
                     cosine=cosine.get(proposal.id, 0.0),
                     cover=share(terms, text, self.language),
+                    asked=asked.get(proposal.id),
                 )
             )
             found.append(proposal)
