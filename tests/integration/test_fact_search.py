@@ -64,6 +64,7 @@ async def test_a_two_hop_chain_ends_at_the_answer(kb: Container) -> None:
     assert best.ends == (
         "Code of Conduct Committee", "Executive Council", "weekly on Wednesdays",
     )  # fmt: skip
+    assert dict(zip(FEATURES, best.features, strict=True))["further"] == 1.0  # "meet" is asked
     chain = found.result.chain
     assert chain is not None and chain.complete and chain.final_result == [best.answer]
     assert "So the answer is: weekly on Wednesdays" in found.result.answer_text

@@ -24,7 +24,8 @@ facts are found in three ways at once, none of which knows a community's words:
    hops, how much of the answer the question itself already names (a path that merely
    echoes it), how near its relation comes to the graph's relation nearest the
    question, and whether the answer is one of the community's members, alone and when
-   the question asks "who" (a place or a time answers "where" and "when").
+   the question asks "who" (a place or a time answers "where" and "when"), and whether
+   a second hop holds something of the question the first does not (a chain asked for).
 
 What the decision reads (decision.signals) is the best path's probability, its margin
 over the best path ending elsewhere, its cover and its relation: a path that answers
@@ -72,7 +73,7 @@ ENTITY_LIMIT = 50_000
 SHOWN = 8  # facts handed to the answer writer
 MODEL = File(__file__).with_name("fact_paths.json")
 FEATURES = ("cover", "rare", "relation", "cosine", "anchor", "hops", "echo", "predicate",
-            "member", "who_member")  # fmt: skip
+            "member", "who_member", "further")  # fmt: skip
 MEMBERS = 50_000  # members' names read, to tell a person from a place or a time
 _WHO = re.compile(r"\bwho(?:m|se|s|'s)?\b", re.I)
 
@@ -301,8 +302,16 @@ class _Scorer:
                   default=0.0)  # fmt: skip
         member = self._member(ends[-1])
         features = (cover, rare, relation, cosine, self._share(norms[0]), float(len(facts) - 1),
-                    echo, gap, member, member * self.who)  # fmt: skip
+                    echo, gap, member, member * self.who,
+                    self._further(facts, steps))  # fmt: skip
         return Path(facts, tuple(ends), cover, relation, cosine, 1.0 - echo, 0.0, features)
+
+    def _further(self, facts: tuple[Fact, ...], steps: list[set[str]]) -> float:
+        """1.0 when both hops' relations are asked, the second for more than the first
+        ("when does the body that appoints the conduct committee meet?")."""
+        if len(facts) < 2 or not self._relation_of(facts[0].predicate) & self.asked:
+            return 0.0
+        return float(bool(steps[-1] - steps[0]))
 
     def _member(self, name: str) -> float:
         """1.0 when the name is a member's (a first name, a username, or a first and a
