@@ -1,4 +1,5 @@
-"""Refit /ask's reading, sentence scorer and decision from the development communities.
+"""Refit /ask's reading, sentence scorer, fact path scorer and decision from the
+development communities.
 
     .venv/bin/python scripts/fit_ask_decision.py [--cache FILE] [--reuse] [--dry-run]
 
@@ -21,6 +22,11 @@ every English question's kind; each question's reading signals are then replaced
 a reading fitted without its own community says (cross-fitting), so the decision learns
 how far a reading can be trusted on a community it was not fitted on.
 
+The fact path scorer (app/core/ask/fact_paths.json) is fitted from every path found
+for the fact questions (those nothing answers too), labelled by whether the path's far
+end is the gold fact; the decision then reads each question's best path as a scorer
+fitted without its community scores it (cross-fitting, as for the reading).
+
 Each community weighs the same, whatever its number of questions. The L2 penalty is
 chosen by leaving one community out at a time (of penalties as good as the best, the
 strongest); the model is then fitted on all of them.
@@ -40,7 +46,7 @@ if str(REPO_ROOT) not in sys.path:
 
 import numpy as np  # noqa: E402
 
-from app.core.ask import decision, logistic, reading, sentences  # noqa: E402
+from app.core.ask import decision, fact_search, logistic, reading, sentences  # noqa: E402
 from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS  # noqa: E402
 from app.core.ask.logistic import Logistic  # noqa: E402
 from tests.support import ask_fitting, ask_gold  # noqa: E402
@@ -86,6 +92,13 @@ def record(item: dict[str, Any], gathered: Any) -> dict[str, Any]:
                             gathered.signals.vector().tolist(), strict=True)),
         "units": [list(s.features) for s in gathered.best],
     }  # fmt: skip
+    paths = gathered.paths.paths if gathered.paths is not None else []
+    ends: dict[str, int] = {}
+    row["paths"] = [[round(v, 5) for v in p.features] for p in paths]
+    row["ends"] = [ends.setdefault(p.answer, len(ends)) for p in paths]
+    if item["intent"] == INTENT_FACTS:  # is the path's far end the gold fact?
+        fact = ask_gold.plain(item.get("fact") or "")
+        row["path_answers"] = [int(bool(fact) and fact in ask_gold.plain(p.answer)) for p in paths]
     if item.get("phrases") and not item.get("no_answer"):
         said = [ask_gold.plain(p) for p in item["phrases"]]
         row["answers"] = [
@@ -136,6 +149,45 @@ def _top1(scorer: Logistic, rows: list[dict[str, Any]]) -> float:
         r["answers"][int(np.argmax(scorer.probabilities(np.array(r["units"]))))] for r in data
     )
     return round(right / max(1, len(data)), 3)
+
+
+def fit_paths(rows: list[dict[str, Any]], penalty: float) -> Logistic:
+    """The fact path scorer, from every path of the fact questions: each question weighs
+    the same, each community the same."""
+    data = [r for r in rows if r.get("paths") and "path_answers" in r]
+    x = np.array([f for r in data for f in r["paths"]])
+    y = np.array([a for r in data for a in r["path_answers"]], dtype=np.float64)
+    weights = ask_fitting.community_weights(data, lambda r: len(r["paths"]))
+    w = np.array([wr for r, wr in zip(data, weights, strict=True) for _ in r["paths"]])
+    return logistic.fit(fact_search.FEATURES, x, y, w, l2=penalty, steps=2000)
+
+
+def _path_top1(scorer: Logistic, rows: list[dict[str, Any]]) -> float:
+    """The share of the answerable fact questions whose best path ends at the answer."""
+    data = [r for r in rows if any(r.get("path_answers", ()))]
+    right = sum(
+        r["path_answers"][int(np.argmax(scorer.probabilities(np.array(r["paths"]))))] for r in data
+    )
+    return round(right / max(1, len(data)), 3)
+
+
+def read_paths(rows: list[dict[str, Any]], scorer: Logistic) -> None:
+    """The decision's fact signals as the best path under ``scorer`` gives them."""
+    for r in rows:
+        if not r.get("paths"):
+            continue
+        p = scorer.probabilities(np.array(r["paths"]))
+        best = int(np.argmax(p))
+        other = max((s for s, e in zip(p, r["ends"], strict=True) if e != r["ends"][best]),
+                    default=0.0)  # fmt: skip
+        features = dict(zip(fact_search.FEATURES, r["paths"][best], strict=True))
+        r["signals"] |= {
+            "fact_score": float(p[best]),
+            "fact_cover": features["cover"],
+            "fact_relation": features["relation"],
+            "fact_margin": max(0.0, float(p[best] - other)),
+            "fact_predicate": features["predicate"],
+        }
 
 
 READING_PENALTIES = (1.0, 3.0, 10.0, 30.0)
@@ -193,6 +245,14 @@ def main() -> None:
         r["signals"]["sentence_score"] = (
             float(scorer.probabilities(units).max()) if len(units) else 0.0
         )
+    with_paths = [r for r in rows if "path_answers" in r]
+    path_left_out = ask_fitting.left_out_by_penalty(with_paths, PENALTIES, fit_paths, _path_top1)
+    path_penalty = _smoothest(path_left_out)
+    paths = fit_paths(rows, path_penalty)
+    for _, model, own in ask_fitting.left_out(
+        rows, lambda rs: fit_paths(rs, path_penalty)
+    ):  # cross-fitted, as the reading: how far a scorer can be trusted where it was not fitted
+        read_paths(own, model)
     names = sorted({r["community"] for r in rows})
     left_out = ask_fitting.left_out_by_penalty(rows, PENALTIES, fit, _accuracy)
     best = _smoothest(left_out)
@@ -201,6 +261,7 @@ def main() -> None:
         stored = {"outcomes": list(decision.OUTCOMES), **model.as_json()}
         decision.MODEL.write_text(json.dumps(stored, indent=1) + "\n")
         sentences.MODEL.write_text(json.dumps(scorer.as_json(), indent=1) + "\n")
+        fact_search.MODEL.write_text(json.dumps(paths.as_json(), indent=1) + "\n")
         reading.MODEL.write_text(json.dumps(reading.as_json(form)) + "\n")
     labels: dict[str, int] = {}
     for r in rows:
@@ -217,6 +278,10 @@ def main() -> None:
         "sentences": {"leave_one_community_out_top1": unit_left_out, "penalty": unit_penalty,
                       "training_top1": {n: _top1(scorer, [r for r in rows if r["community"] == n])
                                         for n in sorted({r["community"] for r in with_units})}},
+        "fact_paths": {"leave_one_community_out_top1": path_left_out, "penalty": path_penalty,
+                       "training_top1": {n: _path_top1(paths, [r for r in rows
+                                                               if r["community"] == n])
+                                         for n in names}},
         "written": None if args.dry_run else str(decision.MODEL.relative_to(REPO_ROOT)),
     }, indent=1))  # fmt: skip
 

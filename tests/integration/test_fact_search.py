@@ -9,12 +9,14 @@ from pathlib import Path
 import pytest
 
 from app.container import Container
-from app.core.ask.fact_search import FactsFound
+from app.core.ask.fact_search import FEATURES, FactsFound
 from app.core.graph.proposal_facts import SOURCE_PREFIX
 from app.domain.clock import FrozenClock
+from app.domain.models import User
 from app.nlp.lexical import lexical_terms
 from app.persistence.database import Database
 from app.persistence.repositories.lexical import LexicalSearch
+from app.persistence.repositories.users import UserRepository
 from app.services.vector_db_service import FACTS
 from tests.conftest import make_settings
 
@@ -62,6 +64,7 @@ async def test_a_two_hop_chain_ends_at_the_answer(kb: Container) -> None:
     assert best.ends == (
         "Code of Conduct Committee", "Executive Council", "weekly on Wednesdays",
     )  # fmt: skip
+    assert dict(zip(FEATURES, best.features, strict=True))["further"] == 1.0  # "meet" is asked
     chain = found.result.chain
     assert chain is not None and chain.complete and chain.final_result == [best.answer]
     assert "So the answer is: weekly on Wednesdays" in found.result.answer_text
@@ -112,3 +115,17 @@ async def test_facts_derived_from_proposals_are_left_to_the_proposals(kb: Contai
     assert len(every) == len(own) + 1
     found = await _search(kb, "who proposed moving the security council call")
     assert all("Move the security council call" not in p.ends for p in found.paths)
+
+
+async def test_a_who_question_is_answered_by_a_member(kb: Container, clock: FrozenClock) -> None:
+    await kb.graph.store_fact("Security Council", "meets in", "Room 4")
+    async with kb.db.transaction() as session:
+        await UserRepository(session).upsert(User(7, "olena_k", "Olena"), clock.now())
+    found = await _search(kb, "who is in charge of the security council?")
+    best = found.best
+    assert best is not None and best.answer == "Olena"
+    assert 0.0 < best.score < 1.0  # the fitted scorer's probability
+    member = dict(zip(FEATURES, best.features, strict=True))
+    assert member["member"] == member["who_member"] == 1.0
+    room = next(p for p in found.paths if p.answer == "Room 4")
+    assert dict(zip(FEATURES, room.features, strict=True))["member"] == 0.0

@@ -52,3 +52,14 @@ def test_the_kind_a_question_asks_for() -> None:
     assert kind_asked("what street is the office on?") == {"street"}
     assert kind_asked("Which group deals with trademarks?") == {"group"}
     assert kind_asked("who chairs the board?") == set()
+
+
+def test_a_term_most_names_hold_weighs_less_than_a_rare_one() -> None:
+    from app.core.ask.fact_search import _rarity
+
+    index = EntityIndex.build(NAMES, relations=[{"chair"}, {"meet"}])
+    assert index.documents == len(NAMES) + 2
+    assert index.frequency["council"] == 2 and index.frequency["chair"] == 1
+    weights = _rarity({"council", "execut", "chair", "hey"}, index)
+    assert "hey" not in weights  # a word the graph does not know is not asked of it
+    assert weights["council"] < weights["execut"] == weights["chair"]

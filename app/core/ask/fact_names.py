@@ -51,6 +51,8 @@ class EntityIndex:
     by_term: dict[str, set[str]] = field(default_factory=dict)  # term -> norms
     by_initials: dict[str, set[str]] = field(default_factory=dict)  # initials -> norms
     vocabulary: set[str] = field(default_factory=set)  # every term of names and relations
+    frequency: dict[str, int] = field(default_factory=dict)  # term -> names and relations
+    documents: int = 0  # names and relations counted in ``frequency``
 
     @classmethod
     def build(
@@ -61,6 +63,7 @@ class EntityIndex:
         index = cls(language)
         for relation in relations:
             index.vocabulary |= relation
+            index._count(relation)
         for name in names:
             norm = normalize(name)
             if not norm or norm in index.names:
@@ -69,11 +72,17 @@ class EntityIndex:
             terms = frozenset(lexical_terms(name, language))
             index.terms[norm] = terms
             index.vocabulary |= terms
+            index._count(terms)
             for term in terms:
                 index.by_term.setdefault(term, set()).add(norm)
             for short in initials(name, language):
                 index.by_initials.setdefault(short, set()).add(norm)
         return index
+
+    def _count(self, terms: Iterable[str]) -> None:
+        self.documents += 1
+        for term in terms:
+            self.frequency[term] = self.frequency.get(term, 0) + 1
 
     def named(self, question: str) -> list[Named]:
         """The entities the question names at all, the most fully named first."""

@@ -12,37 +12,51 @@ facts are found in three ways at once, none of which knows a community's words:
    every fact about the entities the question names, by words or initials (fact_names).
 2. **Paths** of one hop (a candidate fact read in either direction) and of two (the
    best of those taken one step further from their far end). The far end is the answer.
-3. **One scorer** for every path: the share of the question's terms the path holds
-   before its answer (the start, the relations, the entity passed through), plus the
-   cosine of the question and the path's facts, plus how fully the question names the
-   start (the entity it is about, rather than a long name sharing a word with it),
-   minus a cost per extra hop and a cost for an answer the question itself already
-   names (a path that merely echoes it).
+3. **One fitted scorer** for every path: a logistic model (fact_paths.json beside this
+   file, refitted by scripts/fit_ask_decision.py from the development communities' fact
+   questions) of the probability that the path's far end is the answer, over FEATURES:
+   the share of the question's terms the path holds before its answer (the start, the
+   relations, the entity passed through), plainly and weighted by how rare each term is
+   among the graph's names and relations ("group", which most names hold, says little;
+   "community", which no path holds, a lot), the share of the relation asked it holds,
+   the cosine of the question and the path's facts, how fully the question names the
+   start (the entity it is about, rather than a long name sharing a word with it), the
+   hops, how much of the answer the question itself already names (a path that merely
+   echoes it), how near its relation comes to the graph's relation nearest the
+   question, and whether the answer is one of the community's members, alone and when
+   the question asks "who" (a place or a time answers "where" and "when"), and whether
+   a second hop holds something of the question the first does not (a chain asked for).
 
-What the decision reads (decision.signals) is the best path's score, its cover, and
-whether its answer is new to the question: a path that answers covers the question and
-ends somewhere else; a path that is merely near does neither.
+What the decision reads (decision.signals) is the best path's probability, its margin
+over the best path ending elsewhere, its cover and its relation: a path that answers
+covers the question and ends somewhere else; a path that is merely near does neither.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path as File
 
 import numpy as np
 
+from app.core.ask import logistic
 from app.core.ask.fact_names import EntityIndex, Named
+from app.core.ask.logistic import Logistic
 from app.core.graph.fact_vectors import COMMUNITY, FactVectors
 from app.core.graph.graph_answers import human, say
 from app.core.graph.graph_results import AskResult, ScoredFact
 from app.core.graph.multihop import ContextStore, Hop, HopStep
 from app.core.graph.proposal_facts import SOURCE_PREFIX as PROPOSALS
-from app.nlp.key_terms import base_form
+from app.nlp.key_terms import base_form, normalize
 from app.nlp.lexical import lexical_terms
 from app.persistence.database import Database
 from app.persistence.repositories.facts import Fact, FactRepository
 from app.persistence.repositories.lexical import LexicalSearch
+from app.persistence.repositories.users import UserRepository
 from app.services.vector_db_service import VectorDBService
 
 _KIND = re.compile(r"\b(?:which|what)\s+([^\W\d_]{3,})", re.I)
@@ -57,13 +71,11 @@ NEIGHBOURS = 100  # facts read around each named entity (and each far end taken 
 EXPAND = 8  # one-hop paths taken one step further
 ENTITY_LIMIT = 50_000
 SHOWN = 8  # facts handed to the answer writer
-# The scorer: cover (0..1) + COSINE * cosine + ANCHOR * (the share of the start's name
-# the question holds) - HOP_COST per extra hop - ECHO * (the share of the answer's name
-# the question already holds).
-COSINE = 0.5
-ANCHOR = 0.3
-HOP_COST = 0.1
-ECHO = 0.5
+MODEL = File(__file__).with_name("fact_paths.json")
+FEATURES = ("cover", "rare", "relation", "cosine", "anchor", "hops", "echo", "predicate",
+            "member", "who_member", "further")  # fmt: skip
+MEMBERS = 50_000  # members' names read, to tell a person from a place or a time
+_WHO = re.compile(r"\bwho(?:m|se|s|'s)?\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +88,8 @@ class Path:
     relation: float  # ... of those not naming its start: what it asks about the start
     cosine: float  # of the question and the path's facts (their mean vector)
     new: float  # 1 - the share of the answer's name the question holds
-    score: float
+    score: float  # the fitted scorer's probability that the answer is the one asked
+    features: tuple[float, ...] = ()  # FEATURES, as the scorer read them
 
     @property
     def answer(self) -> str:
@@ -154,18 +167,18 @@ class FactSearch:
                 await self.vectors.embed(predicates), dtype=np.float32
             )
 
-    def _predicate_gap(self, path: Path, embedding: np.ndarray) -> float:
-        rows = [self._predicates[f.predicate_norm] for f in path.facts
-                if f.predicate_norm in self._predicates]  # fmt: skip
-        if not rows or not len(self._predicate_vectors):
-            return 0.0
+    def _predicate_gaps(self, embedding: np.ndarray) -> dict[str, float]:
+        """Each predicate's cosine to the question minus the nearest predicate's."""
+        if not len(self._predicate_vectors):
+            return {}
         q = np.asarray(embedding, dtype=np.float32)
         sims = (
             self._predicate_vectors
             @ q
             / (np.linalg.norm(self._predicate_vectors, axis=1) * float(np.linalg.norm(q)) + 1e-9)
         )
-        return float(max(sims[rows]) - sims.max())
+        top = float(sims.max())
+        return {p: float(sims[i]) - top for p, i in self._predicates.items()}
 
     async def search(self, question: str, embedding: np.ndarray) -> FactsFound | None:
         """The paths that answer the question best; None when the graph is empty or the
@@ -186,13 +199,15 @@ class FactSearch:
                 asked_terms, RANKED, skip_source_prefix=PROPOSALS
             )
             fused = _fuse([i for i, _ in by_words], [i for i, _ in nearest])
+            members = {normalize(n) for n in await UserRepository(session).names(MEMBERS)}
             repo = FactRepository(session)
             first = [f for f in await repo.get_many(fused) if not f.source.startswith(PROPOSALS)]
             first += await _around(repo, list(named))
-        reader = _Scorer(question, entities, named, asked, embedding)
+        gaps = self._predicate_gaps(embedding)
+        reader = _Scorer(question, entities, named, asked, embedding, gaps, members)
         vectors = await self.fact_vectors.of(sorted({f.id for f in first}))
         one = reader.paths([((f,), end) for f in _unique(first) for end in _starts(f)], vectors)
-        one.sort(key=lambda p: (-p.cover - COSINE * p.cosine, p.facts[0].id))
+        one.sort(key=lambda p: (-p.cover - p.cosine / 2, p.facts[0].id))  # what it holds
         further = one[:EXPAND]
         async with self.db.transaction() as session:
             ends = [_norm_of(p.facts[0], p.answer) for p in further]
@@ -210,11 +225,8 @@ class FactSearch:
         paths = sorted(one + two, key=lambda p: (-p.score, len(p.facts), p.facts[0].id))
         if not paths:
             return None
-        return FactsFound(
-            paths,
-            _as_result(question, paths, list(named.values())),
-            self._predicate_gap(paths[0], embedding),
-        )
+        gap = paths[0].features[FEATURES.index("predicate")]
+        return FactsFound(paths, _as_result(question, paths, list(named.values())), gap)
 
 
 class _Scorer:
@@ -227,10 +239,16 @@ class _Scorer:
         named: dict[str, Named],
         asked: set[str],
         q: np.ndarray,
+        gaps: dict[str, float] | None = None,
+        members: set[str] | None = None,
     ) -> None:
         self.entities = entities
         self.named = named
         self.asked = asked
+        self.gaps = gaps or {}
+        self.rarity = _rarity(asked, entities)
+        self.members = members or set()
+        self.who = float(bool(_WHO.search(question)))
         self.kind = kind_asked(question, entities.language)
         self.q = np.asarray(q, dtype=np.float32)
         self.q_norm = float(np.linalg.norm(self.q))
@@ -245,7 +263,10 @@ class _Scorer:
             path = self.path(facts, start, vectors)
             if path is not None:
                 found.append(path)
-        return found
+        if not found:
+            return found
+        scores = scorer().probabilities(np.array([p.features for p in found]))
+        return [replace(p, score=float(s)) for p, s in zip(found, scores, strict=True)]
 
     def path(
         self, facts: tuple[Fact, ...], start: str, vectors: dict[int, np.ndarray]
@@ -276,10 +297,28 @@ class _Scorer:
         relation = self._relation(held, named)
         echo = self._echo(norms[-1], answer, held)
         cosine = self._cosine([vectors[f.id] for f in facts if f.id in vectors])
-        hops = len(facts) - 1
-        anchor = self._share(norms[0])
-        score = cover + COSINE * cosine + ANCHOR * anchor - HOP_COST * hops - ECHO * echo
-        return Path(facts, tuple(ends), cover, relation, cosine, 1.0 - echo, score)
+        rare = _share(self.rarity, held)
+        gap = max((self.gaps[f.predicate_norm] for f in facts if f.predicate_norm in self.gaps),
+                  default=0.0)  # fmt: skip
+        member = self._member(ends[-1])
+        features = (cover, rare, relation, cosine, self._share(norms[0]), float(len(facts) - 1),
+                    echo, gap, member, member * self.who,
+                    self._further(facts, steps))  # fmt: skip
+        return Path(facts, tuple(ends), cover, relation, cosine, 1.0 - echo, 0.0, features)
+
+    def _further(self, facts: tuple[Fact, ...], steps: list[set[str]]) -> float:
+        """1.0 when both hops' relations are asked, the second for more than the first
+        ("when does the body that appoints the conduct committee meet?")."""
+        if len(facts) < 2 or not self._relation_of(facts[0].predicate) & self.asked:
+            return 0.0
+        return float(bool(steps[-1] - steps[0]))
+
+    def _member(self, name: str) -> float:
+        """1.0 when the name is a member's (a first name, a username, or a first and a
+        last name)."""
+        words = name.split()
+        whole = normalize(name) in self.members
+        return float(whole or (len(words) == 2 and normalize(words[0]) in self.members))
 
     def _relation_of(self, predicate: str) -> set[str]:
         found = self._relations.get(predicate)
@@ -326,6 +365,28 @@ class _Scorer:
         mean = found[0] if len(found) == 1 else np.mean(np.vstack(found), axis=0)
         size = float(np.linalg.norm(mean)) * self.q_norm
         return float(mean @ self.q) / size if size else 0.0
+
+
+@cache
+def scorer(path: File = MODEL) -> Logistic:
+    """The fitted path scorer over FEATURES (logistic.py)."""
+    return logistic.load(path, FEATURES)[0]
+
+
+def _rarity(asked: set[str], entities: EntityIndex) -> dict[str, float]:
+    """Each asked term the graph knows, weighted by how rare it is among the graph's
+    names and relations (the weight sentences.py gives a term among its candidates)."""
+    n = entities.documents
+    return {
+        t: math.log(1 + (n + 1) / (1 + entities.frequency[t]))
+        for t in asked
+        if entities.frequency.get(t)
+    }
+
+
+def _share(weights: dict[str, float], held: set[str]) -> float:
+    total = sum(weights.values())
+    return sum(w for t, w in weights.items() if t in held) / total if total else 0.0
 
 
 def relation_terms(text: str, language: str = "en") -> set[str]:
