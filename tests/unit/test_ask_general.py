@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo
+
 import numpy as np
 import pytest
 
-from app.core.ask import decision, logistic, sentences
+from app.core.ask import decision, knowledge_answers, logistic, sentences
 from app.core.ask.models import DocumentHit
 from app.core.ask.passages import RRF_K, fuse
+from app.i18n.translator import Translator
 from app.nlp.units import Unit, segment
+from app.services.llm import LLMService
 
 
 def test_reciprocal_rank_fusion_rewards_agreement() -> None:
@@ -129,3 +133,18 @@ def test_the_sentence_scorer_is_fitted() -> None:
     y = (x[:, 0] + 0.5 * x[:, 1] > 0).astype(np.float64)
     fitted = logistic.fit(sentences.FEATURES, x, y, np.ones(len(y)), l2=0.01, steps=500)
     assert ((fitted.probabilities(x) > 0.5) == (y == 1)).mean() > 0.95
+
+
+async def test_the_answer_names_each_quoted_document_and_cites_it_first() -> None:
+    units, other = segment(DOC), segment("Bikes are kept in the shed.")
+    house, sheds = _hit(DOC), DocumentHit("d2", "Sheds", "c2", "Bikes", 0.4, 0.02)
+    passages = [house, DocumentHit("d3", "Garden", "c3", "Roses", 0.45, 0.025), sheds]
+    best = [scored(units[1], house, units, 0.9), scored(other[0], sheds, other, 0.8)]
+    tr = Translator("en", ZoneInfo("UTC"))
+    response = await knowledge_answers.documents("lockers?", passages, LLMService(), tr, "", best)
+    lead = response.answer.split("\n\n")[0]
+    assert lead == (
+        "According to “House rules”: Each locker holds 35 litres.\n"
+        "According to “Sheds”: Bikes are kept in the shed."
+    )
+    assert [h.title for h in response.documents] == ["House rules", "Sheds", "Garden"]
