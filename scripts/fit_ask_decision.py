@@ -49,6 +49,8 @@ import numpy as np  # noqa: E402
 from app.core.ask import decision, fact_search, logistic, reading, sentences  # noqa: E402
 from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS  # noqa: E402
 from app.core.ask.logistic import Logistic  # noqa: E402
+from app.core.ask.models import DocumentHit  # noqa: E402
+from app.nlp.units import Unit  # noqa: E402
 from tests.support import ask_fitting, ask_gold  # noqa: E402
 
 PENALTIES = (0.01, 0.1, 1.0, 10.0)
@@ -103,6 +105,10 @@ def record(item: dict[str, Any], gathered: Any) -> dict[str, Any]:
         said = [ask_gold.plain(p) for p in item["phrases"]]
         row["answers"] = [
             int(any(p in ask_gold.plain(s.unit.text) for p in said)) for s in gathered.best
+        ]
+        row["phrases"] = said
+        row["quotable"] = [
+            [s.hit.document_id, s.unit.start, s.unit.end, s.unit.text] for s in gathered.best
         ]
     return row
 
@@ -190,6 +196,24 @@ def read_paths(rows: list[dict[str, Any]], scorer: Logistic) -> None:
         }
 
 
+def _quoted(scorer: Logistic, rows: list[dict[str, Any]]) -> float:
+    """The share of questions whose answer, quoted from the units as ``scorer`` ranks
+    them (sentences.quotes), says one of their phrases: what the member reads."""
+    data = [r for r in rows if any(r.get("answers", ()))]
+    right = 0
+    for r in data:
+        order = np.argsort(-scorer.probabilities(np.array(r["units"])), kind="stable")
+        ranked = [_scored(*r["quotable"][i]) for i in order]
+        said = ask_gold.plain(" ".join(text for _, text in sentences.quotes(ranked)))
+        right += any(p in said for p in r["phrases"])
+    return round(right / max(1, len(data)), 3)
+
+
+def _scored(document: str, start: int, end: int, text: str) -> sentences.Scored:
+    hit = DocumentHit(document, "", "", "", 0.0, 0.0)
+    return sentences.Scored(Unit(start, end, text, "", ""), hit, (), 0.0, 0.0, 0.0, ())
+
+
 READING_PENALTIES = (1.0, 3.0, 10.0, 30.0)
 
 
@@ -240,6 +264,12 @@ def main() -> None:
     unit_left_out = ask_fitting.left_out_by_penalty(with_units, PENALTIES, fit_sentences, _top1)
     unit_penalty = max(PENALTIES, key=lambda p: sum(unit_left_out[str(p)].values()))
     scorer = fit_sentences(rows, unit_penalty)
+    quoted_left_out = {
+        name: _quoted(model, own)
+        for name, model, own in ask_fitting.left_out(
+            with_units, lambda rs: fit_sentences(rs, unit_penalty)
+        )
+    }
     for r in rows:  # the decision reads the best sentence's score: the new scorer's
         units = np.array(r["units"], dtype=np.float64)
         r["signals"]["sentence_score"] = (
@@ -276,6 +306,7 @@ def main() -> None:
         "training_accuracy": {n: _accuracy(model, [r for r in rows if r["community"] == n])
                               for n in names},
         "sentences": {"leave_one_community_out_top1": unit_left_out, "penalty": unit_penalty,
+                      "leave_one_community_out_quoted": quoted_left_out,
                       "training_top1": {n: _top1(scorer, [r for r in rows if r["community"] == n])
                                         for n in sorted({r["community"] for r in with_units})}},
         "fact_paths": {"leave_one_community_out_top1": path_left_out, "penalty": path_penalty,

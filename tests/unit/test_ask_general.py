@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo
+
 import numpy as np
 import pytest
 
-from app.core.ask import decision, logistic, sentences
+from app.core.ask import decision, knowledge_answers, logistic, sentences
 from app.core.ask.models import DocumentHit
 from app.core.ask.passages import RRF_K, fuse
-from app.nlp.units import segment
+from app.i18n.translator import Translator
+from app.nlp.units import Unit, segment
+from app.services.llm import LLMService
 
 
 def test_reciprocal_rank_fusion_rewards_agreement() -> None:
@@ -96,9 +100,51 @@ def test_a_long_quote_is_cut_at_a_word() -> None:
     assert len(said) <= sentences.MAX_QUOTE + 2 and said.endswith("…")
 
 
+def scored(unit: Unit, hit: DocumentHit, every: tuple[Unit, ...], score: float) -> sentences.Scored:
+    return sentences.Scored(unit, hit, every, score, 0.5, 0.5, ())
+
+
+def test_the_answer_quotes_the_best_units_of_two_documents_at_most() -> None:
+    units = segment(DOC)
+    other = segment("Bikes are kept in the shed. The shed is locked at night.")
+
+    house, sheds = _hit(DOC), DocumentHit("d2", "Sheds", "c2", "Bikes", 0.4, 0.02)
+    third = DocumentHit("d3", "Garden", "c3", "Roses", 0.3, 0.01)
+    best = [
+        scored(units[2], house, units, 0.9),  # the best, then a unit before it
+        scored(other[1], sheds, other, 0.8),
+        scored(segment("Roses bloom.")[0], third, (), 0.7),  # a third document: left out
+        scored(units[0], house, units, 0.6),
+    ]
+    quoted = sentences.quotes(best)
+    assert [hit.title for hit, _ in quoted] == ["House rules", "Sheds"]
+    # each document's units in the document's order, whatever their scores
+    assert quoted[0][1] == "Lockers are on the ground floor. Keys are kept by the caretaker."
+    assert quoted[1][1] == "The shed is locked at night."
+    long = scored(segment("Word " * 70 + "end.")[0], house, (), 0.95)
+    quoted = sentences.quotes([long, *best])  # the best always, cut; nothing else fits
+    assert len(quoted) == 1 and quoted[0][1].endswith("…")
+    assert len(quoted[0][1]) <= sentences.MAX_QUOTE + 2
+
+
 def test_the_sentence_scorer_is_fitted() -> None:
     rng = np.random.default_rng(3)
     x = rng.normal(0, 1, (400, len(sentences.FEATURES)))
     y = (x[:, 0] + 0.5 * x[:, 1] > 0).astype(np.float64)
     fitted = logistic.fit(sentences.FEATURES, x, y, np.ones(len(y)), l2=0.01, steps=500)
     assert ((fitted.probabilities(x) > 0.5) == (y == 1)).mean() > 0.95
+
+
+async def test_the_answer_names_each_quoted_document_and_cites_it_first() -> None:
+    units, other = segment(DOC), segment("Bikes are kept in the shed.")
+    house, sheds = _hit(DOC), DocumentHit("d2", "Sheds", "c2", "Bikes", 0.4, 0.02)
+    passages = [house, DocumentHit("d3", "Garden", "c3", "Roses", 0.45, 0.025), sheds]
+    best = [scored(units[1], house, units, 0.9), scored(other[0], sheds, other, 0.8)]
+    tr = Translator("en", ZoneInfo("UTC"))
+    response = await knowledge_answers.documents("lockers?", passages, LLMService(), tr, "", best)
+    lead = response.answer.split("\n\n")[0]
+    assert lead == (
+        "According to “House rules”: Each locker holds 35 litres.\n"
+        "According to “Sheds”: Bikes are kept in the shed."
+    )
+    assert [h.title for h in response.documents] == ["House rules", "Sheds", "Garden"]

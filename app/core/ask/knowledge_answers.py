@@ -30,13 +30,15 @@ async def documents(
     why: str = "",
     best: Sequence[sentences.Scored] = (),
 ) -> AskResponse:
-    """The answer from document passages: the sentences that answer, quoted with the
-    document named (the best first), then the sources."""
+    """The answer from document passages: the sentences that answer, quoted with their
+    documents named (sentences.quotes), then the sources, the quoted documents first."""
     if best:
-        top = best[0]
-        hits = [top.hit, *[h for h in hits if h.chunk_id != top.hit.chunk_id]]
-        said = sentences.quote(top, best[1] if len(best) > 1 else None)
-        lead = tr("According to “{title}”:", title=top.hit.title) + " " + said
+        quoted = sentences.quotes(best)
+        first = [hit for hit, _ in quoted]  # the quoted documents lead the sources
+        hits = first + [h for h in hits if h.chunk_id not in {f.chunk_id for f in first}]
+        lead = "\n".join(  # a line per document, each named
+            tr("According to “{title}”:", title=hit.title) + " " + said for hit, said in quoted
+        )
     else:
         lead = say.documents_lead(text, hits, tr)
     context = AnswerContext(
