@@ -193,3 +193,23 @@ def test_a_question_asking_for_proposals_is_listed_by_our_search(
     assert offline["proposals"] == out["proposals"] == [2]
     assert "#2 Summer courtyard party" in out["answer"]
     assert not grounded_requests(fake_openai)  # the listing is the search's, not the model's
+
+
+def test_the_evidence_a_model_reads_is_bounded_by_the_setting(
+    ask: Callable[..., list[dict[str, Any]]],
+    fake_openai: FakeOpenAI,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    Model(fake_openai)  # finds nothing: the offline answer stands
+    question = "who do I tell if I move away?"
+
+    def records(chars: str) -> list[str]:
+        monkeypatch.setenv("LLM_EVIDENCE_CHARS", chars)
+        ask(question)
+        request = grounded_requests(fake_openai)[-1]
+        return re.findall(r"^\[[DPF]\d+\] .*$", request["messages"][-1]["content"], re.M)
+
+    default, small = records("6000"), records("600")
+    assert 0 < len(small) < len(default)
+    assert sum(len(r) for r in small) <= 600  # a key, a space and its text, within the budget
+    assert small[0] == default[0]  # the best first

@@ -40,7 +40,6 @@ from app.services.llm.base import EvidenceItem, GroundedContext, GroundedReply
 if TYPE_CHECKING:
     from app.core.ask.context_service import Gathered
 
-BUDGET = 6000  # characters of evidence, about 1,500 tokens
 SENTENCES_OFFERED = 4
 PASSAGES_OFFERED = 3
 PASSAGE_CHARS = 600
@@ -90,8 +89,11 @@ def reconcile(model: AskAnalysis, rules: AskAnalysis, question: str) -> AskAnaly
     return model
 
 
-def offered(g: Gathered, english: Translator, first: str = "documents") -> list[Offered]:
-    """The evidence for the model, within BUDGET: each kind's best items taken in turn
+def offered(
+    g: Gathered, english: Translator, first: str = "documents", budget: int = 6000
+) -> list[Offered]:
+    """The evidence for the model, within ``budget`` characters (LLM_EVIDENCE_CHARS;
+    6,000 is about 1,500 tokens): each kind's best items taken in turn
     (the kind the offline decision chose first), then shown grouped by kind."""
     documents = _documents(g)
     proposals = [
@@ -114,7 +116,7 @@ def offered(g: Gathered, english: Translator, first: str = "documents") -> list[
                 continue
             item = queues[kind].pop(0)
             cost = len(item.item.text) + len(item.item.key) + 4
-            if size + cost > BUDGET:
+            if size + cost > budget:
                 queues[kind].clear()  # this kind's next items are no shorter in general
                 continue
             taken.append(item)
@@ -155,7 +157,7 @@ async def answer(
     text: str, g: Gathered, llm: LLMService, tr: Translator, english: Translator, first: str
 ) -> AskResponse | None:
     """The model's grounded answer, or None: the offline answer then stands."""
-    items = offered(g, english, first)
+    items = offered(g, english, first, llm.evidence_chars)
     context = GroundedContext(text, tuple(o.item for o in items), tr.language)
     reply = await llm.answer_grounded(context)
     if reply is None or reply.source == "none":

@@ -23,4 +23,4 @@ def build_llm_service(settings: Settings) -> LLMService:
         timeout=settings.llm_timeout_seconds,
         max_retries=settings.llm_max_retries,
     )
-    return LLMService(primary=backend)
+    return LLMService(primary=backend, evidence_chars=settings.llm_evidence_chars)

@@ -26,9 +26,10 @@ class LLMService:
     is logged without the question and answered by the offline backend instead, so
     a user always gets an answer."""
 
-    def __init__(self, primary: LLMBackend | None = None) -> None:
+    def __init__(self, primary: LLMBackend | None = None, evidence_chars: int = 6000) -> None:
         self.offline = OfflineBackend()
         self.primary = primary
+        self.evidence_chars = evidence_chars  # how much of what /ask found the model reads
         self.fallbacks: Counter[str] = Counter()
 
     @property
