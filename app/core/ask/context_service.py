@@ -193,9 +193,8 @@ class ContextService:
         tr = tr or translator("en", self.tz)
         query = question or proposal.title
         embedding = await self._embed(query)
-        hits = (await self._passages(query, embedding, proposal_id=proposal.id)).hits[
-            :PROPOSAL_PASSAGES
-        ]
+        found = await self.passage_search.search(query, embedding, proposal_id=proposal.id)
+        hits = found.hits[:PROPOSAL_PASSAGES]
         details = [proposal.description, *[h.content for h in hits]]
         picked = say.best_sentences(question, details) if question else [proposal.description]
         lead = f"#{proposal.id} “{proposal.title}”: " + " ".join(picked)
@@ -212,7 +211,6 @@ class ContextService:
             sections[-1] += "\n" + tr("Options: {options}", options=", ".join(proposal.options))
         if hits:
             sections.append(say.sources(hits, tr))
-        if hits:
             sections.append(
                 tr.ngettext(
                     "How I found this: I read proposal #{id} and searched its documents "
@@ -324,7 +322,7 @@ class ContextService:
             self.search.search(
                 filters, keywords, topic_vector, language=analysis.language, question=embedding
             ),
-            self._passages(text, embedding),
+            self.passage_search.search(text, embedding),
             self.fact_search.search(text, embedding),
         )
         best = await self._sentences(text, embedding, found, analysis.language)
@@ -468,12 +466,6 @@ class ContextService:
             text, embedding, candidates, np.vstack(blocks), found.hits, found.contents, language
         )
         return sentences.rank(candidates, rows)
-
-    async def _passages(
-        self, text: str, embedding: np.ndarray, proposal_id: int | None = None
-    ) -> Found:
-        """The passages words and meaning find together, best first."""
-        return await self.passage_search.search(text, embedding, proposal_id=proposal_id)
 
 
 def _why_proposals(g: Gathered) -> str:

@@ -46,6 +46,7 @@ import numpy as np
 from app.core.ask import logistic
 from app.core.ask.fact_names import EntityIndex, Named
 from app.core.ask.logistic import Logistic
+from app.core.ask.passages import fuse
 from app.core.graph.fact_vectors import COMMUNITY, FactVectors
 from app.core.graph.graph_answers import human, say
 from app.core.graph.graph_results import AskResult, ScoredFact
@@ -65,7 +66,6 @@ _WORDS = re.compile(r"[^\W\d_]+")
 # (proposal_facts) would only answer the same again, worse. Facts by meaning are
 # therefore read from the other facts' collection alone (fact_vectors).
 RANKED = 20  # facts taken from each ranking (words, meaning)
-RRF_K = 60  # reciprocal rank fusion's constant
 NAMED = 12  # entities whose facts are read
 NEIGHBOURS = 100  # facts read around each named entity (and each far end taken further)
 EXPAND = 8  # one-hop paths taken one step further
@@ -198,7 +198,8 @@ class FactSearch:
             by_words = await LexicalSearch(session).facts(
                 asked_terms, RANKED, skip_source_prefix=PROPOSALS
             )
-            fused = _fuse([i for i, _ in by_words], [i for i, _ in nearest])
+            ranked = fuse([i for i, _ in by_words], [i for i, _ in nearest])
+            fused = [i for i, _ in sorted(ranked, key=lambda kv: (-kv[1], kv[0]))]
             members = {normalize(n) for n in await UserRepository(session).names(MEMBERS)}
             repo = FactRepository(session)
             first = [f for f in await repo.get_many(fused) if not f.source.startswith(PROPOSALS)]
@@ -410,15 +411,6 @@ async def _around(repo: FactRepository, norms: list[str]) -> list[Fact]:
     for norm in norms:
         found += await repo.neighbours([norm], NEIGHBOURS)
     return _unique(f for f in found if not f.source.startswith(PROPOSALS))
-
-
-def _fuse(*rankings: Sequence[int]) -> list[int]:
-    """Reciprocal rank fusion of ranked fact ids, best first."""
-    scores: dict[int, float] = {}
-    for ranking in rankings:
-        for rank, key in enumerate(ranking):
-            scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank + 1)
-    return sorted(scores, key=lambda k: (-scores[k], k))
 
 
 def _unique(facts: Iterable[Fact]) -> list[Fact]:

@@ -135,7 +135,7 @@ def _documents(g: Gathered) -> list[Offered]:
         passage = " ".join(hit.content.split())
         if len(passage) > PASSAGE_CHARS:
             passage = passage[:PASSAGE_CHARS].rsplit(" ", 1)[0] + " …"
-        quoted = _clip(passage, sentences.MAX_QUOTE)
+        quoted = sentences.cut(passage)
         found.append((f"“{hit.title}”: {passage}", hit, quoted))
     return [
         Offered(EvidenceItem(f"D{i}", "documents", text), hit, quoted)
@@ -145,10 +145,6 @@ def _documents(g: Gathered) -> list[Offered]:
 
 def _fact_text(fact: Fact) -> str:
     return f"{fact.subject} {fact.predicate} {fact.object}".replace("_", " ")
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + " …"
 
 
 async def answer(

@@ -22,6 +22,7 @@ a proposal that no longer matches into an answer.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -77,7 +78,7 @@ def keyword_terms(keywords: str | None) -> list[str]:
     return list(dict.fromkeys(kept))
 
 
-def share(terms: list[str], text: str, language: str) -> float:
+def share(terms: Collection[str], text: str, language: str) -> float:
     """Share of ``terms`` (index terms) that ``text`` holds once normalised."""
     if not terms:
         return 0.0

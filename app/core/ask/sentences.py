@@ -82,7 +82,7 @@ def quote(best: Scored) -> str:
         if size + len(unit.text) > MAX_QUOTE or unit.heading != best.unit.heading:
             break
         chosen.append(unit)
-    return _cut(" ".join(u.text for u in chosen))
+    return cut(" ".join(u.text for u in chosen))
 
 
 def quotes(best: Sequence[Scored]) -> list[tuple[DocumentHit, str]]:
@@ -105,11 +105,11 @@ def quotes(best: Sequence[Scored]) -> list[tuple[DocumentHit, str]]:
         own = sorted(
             (c for c in chosen if c.hit.document_id == document_id), key=lambda c: c.unit.start
         )
-        parts.append((own[0].hit, _cut(" ".join(c.unit.text for c in own))))
+        parts.append((own[0].hit, cut(" ".join(c.unit.text for c in own))))
     return parts
 
 
-def _cut(text: str) -> str:
+def cut(text: str) -> str:
     if len(text) > MAX_QUOTE:
         text = text[:MAX_QUOTE].rsplit(" ", 1)[0].rstrip(",;:") + " …"
     return text
