@@ -182,25 +182,12 @@ VOTERS_UNSEEN = N_(
 
 def proposals_lead(
     question: str, filters: AskFilters, keywords: str | None, found: Sequence[Proposal],
-    total: int, tr: Translator, asks_who: bool = False,
+    total: int, tr: Translator,
 ) -> str:  # fmt: skip
-    """``asks_who``: the question asks who proposed something ("who proposed ...?")."""
+    """The listing's first line (each proposal's line names its proposer: "who proposed
+    ...?" is answered there)."""
     if not found:
         return tr(NOT_FOUND, query=question)
-    first = found[0]
-    if asks_who and (total == 1 or keywords):
-        lead = tr(
-            "“{title}” (#{id}) was proposed by {proposer}.",
-            title=first.title,
-            id=first.id,
-            proposer=proposer_of(first),
-        )
-        if total > 1:
-            others = total - 1
-            lead += " " + tr.ngettext(
-                "{n} other proposal also matched.", "{n} other proposals also matched.", others
-            )
-        return lead
     if not filters.active and not keywords:
         return tr.ngettext(
             "There is {n} proposal so far.", "There are {n} proposals so far.", total

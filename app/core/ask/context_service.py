@@ -39,7 +39,6 @@ from app.core.ask.knowledge_answers import RELATED_DOC
 from app.core.ask.language import detect_language
 from app.core.ask.models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
 from app.core.ask.multilingual import (
-    asks_who,
     asks_who_voted,
     direction,
     english_phrase,
@@ -378,7 +377,7 @@ class ContextService:
             return await self._proposals(
                 text, g.filters, g.keywords, g.outcome, passages, g.notes,
                 _why_proposals(g), tr,
-                asks_who(text, analysis.language), voters, llm,
+                voters, llm,
             )  # fmt: skip
         if chosen.source == "facts" and g.facts is not None and g.facts.relevant_facts:
             return await knowledge_answers.facts(text, g.facts, passages, llm, tr, FACTS_NAMED)
@@ -401,14 +400,12 @@ class ContextService:
         notes: list[str],
         why: str,
         tr: Translator,
-        who: bool = False,
         voters: bool = False,
         llm: LLMService | None = None,
     ) -> AskResponse:
         found = outcome.proposals[: say.LIST_LIMIT]
         related = [h for h in passages if h.similarity >= RELATED_DOC] if keywords else []
-        who = who and not voters  # the proposer is not who voted
-        lead = say.proposals_lead(text, filters, keywords, found, outcome.total, tr, who)
+        lead = say.proposals_lead(text, filters, keywords, found, outcome.total, tr)
         context = AnswerContext(
             question=text,
             lead=lead,

@@ -3,33 +3,23 @@
 A fact question names something and asks for what a relation leads to: "who heads up
 the conduct committee?" wants the far end of "Code of Conduct Committee chaired by
 Mateus". Members say it in other words than the facts, name things by a word or by
-initials, and chain two relations ("who chairs the body that approves budgets?"). So
-facts are found in three ways at once, none of which knows a community's words:
+initials, and chain two relations. So, with no community's words:
 
-1. **Candidates** from words and meaning: the lexical index over facts (the stems the
-   question shares with a fact) fused by reciprocal rank fusion with the facts nearest
-   to the question's one embedding (fact_vectors; no model call per question), plus
-   every fact about the entities the question names, by words or initials (fact_names).
-2. **Paths** of one hop (a candidate fact read in either direction) and of two (the
-   best of those taken one step further from their far end). The far end is the answer.
-3. **One fitted scorer** for every path: a logistic model (fact_paths.json beside this
-   file, refitted by scripts/fit_ask_decision.py from the development communities' fact
-   questions) of the probability that the path's far end is the answer, over FEATURES:
-   the share of the question's terms the path holds before its answer (the start, the
-   relations, the entity passed through), plainly and weighted by how rare each term is
-   among the graph's names and relations ("group", which most names hold, says little;
-   "community", which no path holds, a lot), the share of the relation asked it holds,
-   the cosine of the question and the path's facts, how fully the question names the
-   start (the entity it is about, rather than a long name sharing a word with it), the
-   hops, how much of the answer the question itself already names (a path that merely
-   echoes it), how near its relation comes to the graph's relation nearest the
-   question, and whether the answer is one of the community's members, alone and when
-   the question asks "who" (a place or a time answers "where" and "when"), and whether
-   a second hop holds something of the question the first does not (a chain asked for).
+1. **Candidates**: facts the lexical index and the question's embedding find, fused by
+   reciprocal rank fusion, plus every fact about the entities the question names by
+   words or initials (fact_names).
+2. **Paths** of one hop (a candidate read in either direction) and of two (the best of
+   those taken one step further). The far end is the answer.
+3. **One fitted scorer** (fact_paths.json, refitted by scripts/fit_ask_decision.py):
+   the probability that a path's far end is the answer, over FEATURES (how much of the
+   question the path holds before its answer, plainly and by rarity; the relation
+   asked; cosine; how fully the question names the start; hops; echo of the question;
+   the nearest relation; whether the answer is a member, and asked "who"; whether the
+   second hop adds what the question asks).
 
-What the decision reads (decision.signals) is the best path's probability, its margin
-over the best path ending elsewhere, its cover and its relation: a path that answers
-covers the question and ends somewhere else; a path that is merely near does neither.
+The decision reads the best path's probability, its margin over the best path ending
+elsewhere, its cover and its relation: a path that answers covers the question and
+ends somewhere else; a path that is merely near does neither.
 """
 
 from __future__ import annotations

@@ -2,19 +2,14 @@
 
 Offline, /ask quotes what a document says rather than writing anything. Every unit
 (sentence, list item, table row: app/nlp/units.py) of the best documents is a candidate,
-read with its heading and the unit before it as context, and one scorer ranks them, the
-same for every community: a logistic model over a few signals (the cosine of the
-question and the unit, how much of the question's terms the unit and its context hold,
-each term weighted by how rare it is among the candidates, whether a retrieved passage
-holds the unit and how strongly, the document's rank, and whether a question asking
-for a quantity meets a number). Its coefficients live in sentences.json beside this
-file; scripts/fit_ask_decision.py refits them with the decision's.
+read with its heading and the unit before it as context, and one fitted scorer ranks
+them, the same for every community, over FEATURES (sentences.json beside this file;
+scripts/fit_ask_decision.py refits it with the decision).
 
 The answer quotes the best-scored units, not the best one and what follows it: on the
 development communities the sentence that says the answer is the best one about half the
-time, and one of the four best some three times in four, while the unit after the best
-holds it rarely. So the QUOTED best units that fit in about MAX_QUOTE characters are
-quoted, from at most two documents, each document's in its own order and named.
+time and one of the four best some three times in four, while the unit after the best
+rarely holds it.
 """
 
 from __future__ import annotations
