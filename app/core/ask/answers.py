@@ -16,7 +16,6 @@ from datetime import datetime, timedelta
 
 from app.core.ask.analysis import STOP_WORDS
 from app.core.ask.models import CREATION, AskFilters, DocumentHit
-from app.core.ask.sentences import asks_quantity
 from app.domain.messages import N_
 from app.domain.models import Proposal, ProposalStatus, ProposalType, User
 from app.i18n import Translator
@@ -292,10 +291,14 @@ def _content_forms(text: str) -> set[str]:
     return forms
 
 
-# Words that name a kind of document, not a subject: "policy on dragons" is not about
-# the parking policy.
 QUANTITY_GIVEN = 100  # a sentence giving the quantity asked for comes first
 _DIGIT = re.compile(r"\d")
+# The question-form cue a number answers: how many, how much, how long, how often, ...
+_QUANTITY = re.compile(
+    r"\b(?:how (?:many|much|long|often|old|big|large|far|soon|early|late)|when|what time|"
+    r"minimum|maximum|min|max|limit|number|age|cost|price|fee|deadline)\b",
+    re.I,
+)
 
 
 def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> list[str]:
@@ -304,7 +307,7 @@ def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> li
     quantity asked for is taken first ("Price: 7,850 EUR ..." for "how much did the
     bike shelter cost?")."""
     wanted = _content_forms(question)
-    given = asks_quantity(question)
+    given = bool(_QUANTITY.search(question))
     scored = []
     order = 0
     for passage in passages:

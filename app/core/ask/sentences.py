@@ -15,7 +15,6 @@ rarely holds it.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -34,19 +33,7 @@ MAX_QUOTE = 300
 QUOTED = 4  # the best units considered for the answer's quote
 QUOTED_DOCUMENTS = 2  # documents an answer's quote names at most
 DOCUMENTS = 3  # the best documents whose units are candidates
-FEATURES = ("cosine", "covered", "own", "passage", "document_rank", "quantity")
-# The question-form cue a number answers: how many, how much, how long, how often, ...
-_QUANTITY = re.compile(
-    r"\b(?:how (?:many|much|long|often|old|big|large|far|soon|early|late)|when|what time|"
-    r"minimum|maximum|min|max|limit|number|age|cost|price|fee|deadline)\b",
-    re.I,
-)
-_NUMBER = re.compile(r"\d")
-
-
-def asks_quantity(question: str) -> bool:
-    """Whether a number answers the question (how many, how long, what age...)."""
-    return bool(_QUANTITY.search(question))
+FEATURES = ("cosine", "covered", "own", "passage", "document_rank")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +130,6 @@ def features(
         in_context.append(unit_context | _title_terms(c.hit.title, language))
     weights = _weights(terms, in_context)
     plain = dict.fromkeys(terms, 1.0)
-    wants_number = asks_quantity(question)
     order = list(dict.fromkeys(h.document_id for h in passages))
     best_fused = max((h.fused for h in passages), default=0.0) or 1.0
     spans = [(h.document_id, *_span(contents.get(h.document_id, ""), h), h.fused) for h in passages]
@@ -166,7 +152,6 @@ def features(
                 _share(plain, own_terms),
                 held / best_fused,
                 float(order.index(c.hit.document_id)) if c.hit.document_id in order else 3.0,
-                float(wants_number and bool(_NUMBER.search(c.unit.text))),
             )
         )
     return np.array(rows, dtype=np.float64).reshape(len(rows), len(FEATURES))
