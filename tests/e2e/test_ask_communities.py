@@ -28,7 +28,9 @@ from tests.support import ask_gold
 # where the figure allows: held-out figures are floors too, never tuned on.
 FLOORS: dict[str, dict[str, float]] = {
     "original": {"intent": 0.95, "f1": 0.8, "documents": 0.88, "facts": 0.86, "no_answer": 0.65},
-    "coop": {"intent": 0.94, "f1": 0.83, "documents": 0.79, "states_fact": 0.66,
+    # coop f1: 0.8 since session 16 dropped mentions.py, whose one question ("anything
+    # open from sofia rn": a member named in lower case) it was written for
+    "coop": {"intent": 0.94, "f1": 0.8, "documents": 0.79, "states_fact": 0.66,
              "facts": 0.83, "no_answer": 0.73},
     "oss": {"intent": 0.88, "f1": 0.77, "documents": 0.83, "states_fact": 0.47,
              "facts": 0.9, "no_answer": 0.52},
