@@ -16,7 +16,6 @@ from datetime import datetime, timedelta
 
 from app.core.ask.analysis import STOP_WORDS
 from app.core.ask.models import CREATION, AskFilters, DocumentHit
-from app.core.ask.sentences import asks_quantity
 from app.domain.messages import N_
 from app.domain.models import Proposal, ProposalStatus, ProposalType, User
 from app.i18n import Translator
@@ -182,25 +181,12 @@ VOTERS_UNSEEN = N_(
 
 def proposals_lead(
     question: str, filters: AskFilters, keywords: str | None, found: Sequence[Proposal],
-    total: int, tr: Translator, asks_who: bool = False,
+    total: int, tr: Translator,
 ) -> str:  # fmt: skip
-    """``asks_who``: the question asks who proposed something ("who proposed ...?")."""
+    """The listing's first line (each proposal's line names its proposer: "who proposed
+    ...?" is answered there)."""
     if not found:
         return tr(NOT_FOUND, query=question)
-    first = found[0]
-    if asks_who and (total == 1 or keywords):
-        lead = tr(
-            "“{title}” (#{id}) was proposed by {proposer}.",
-            title=first.title,
-            id=first.id,
-            proposer=proposer_of(first),
-        )
-        if total > 1:
-            others = total - 1
-            lead += " " + tr.ngettext(
-                "{n} other proposal also matched.", "{n} other proposals also matched.", others
-            )
-        return lead
     if not filters.active and not keywords:
         return tr.ngettext(
             "There is {n} proposal so far.", "There are {n} proposals so far.", total
@@ -305,10 +291,14 @@ def _content_forms(text: str) -> set[str]:
     return forms
 
 
-# Words that name a kind of document, not a subject: "policy on dragons" is not about
-# the parking policy.
 QUANTITY_GIVEN = 100  # a sentence giving the quantity asked for comes first
 _DIGIT = re.compile(r"\d")
+# The question-form cue a number answers: how many, how much, how long, how often, ...
+_QUANTITY = re.compile(
+    r"\b(?:how (?:many|much|long|often|old|big|large|far|soon|early|late)|when|what time|"
+    r"minimum|maximum|min|max|limit|number|age|cost|price|fee|deadline)\b",
+    re.I,
+)
 
 
 def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> list[str]:
@@ -317,7 +307,7 @@ def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> li
     quantity asked for is taken first ("Price: 7,850 EUR ..." for "how much did the
     bike shelter cost?")."""
     wanted = _content_forms(question)
-    given = asks_quantity(question)
+    given = bool(_QUANTITY.search(question))
     scored = []
     order = 0
     for passage in passages:

@@ -4,7 +4,7 @@
 /ask, `coordbot ask`), so they give the same answer to the same question.
 
 1. The LLM service reads intent, keywords and filters (a model, or the rules).
-2. Dates become a [start, end) range in BOT_TIMEZONE; a proposer name becomes an id.
+2. Dates become a [start, end) range in BOT_TIMEZONE; a proposer's name becomes an id.
 3. One embedding of the question (its keywords, for proposal questions) serves
    every collection searched.
 4. Proposals: SQL filters plus words and meaning (ProposalSearch). Documents: the
@@ -37,10 +37,8 @@ from app.core.ask.fact_search import FactSearch, FactsFound
 from app.core.ask.help import HelpIndex
 from app.core.ask.knowledge_answers import RELATED_DOC
 from app.core.ask.language import detect_language
-from app.core.ask.mentions import mark_members
 from app.core.ask.models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
 from app.core.ask.multilingual import (
-    asks_who,
     asks_who_voted,
     direction,
     english_phrase,
@@ -173,8 +171,7 @@ class ContextService:
         reading, fixes = text, list[Fix]()
         if read_in == SOURCE_LANGUAGE:  # typos are read against English and our own words
             reading, fixes = await self.spelling.correct(text)  # "evnts" -> "events"
-        marked = await mark_members(reading, self.db)  # "from sofia": a member, a proposer
-        return reading, fixes, await self.llm.analyze_ask_query(marked, read_in)
+        return reading, fixes, await self.llm.analyze_ask_query(reading, read_in)
 
     async def inspect(
         self, question: str, *, user_id: int | None = None, language: str | None = None
@@ -193,9 +190,8 @@ class ContextService:
         tr = tr or translator("en", self.tz)
         query = question or proposal.title
         embedding = await self._embed(query)
-        hits = (await self._passages(query, embedding, proposal_id=proposal.id)).hits[
-            :PROPOSAL_PASSAGES
-        ]
+        found = await self.passage_search.search(query, embedding, proposal_id=proposal.id)
+        hits = found.hits[:PROPOSAL_PASSAGES]
         details = [proposal.description, *[h.content for h in hits]]
         picked = say.best_sentences(question, details) if question else [proposal.description]
         lead = f"#{proposal.id} “{proposal.title}”: " + " ".join(picked)
@@ -212,7 +208,6 @@ class ContextService:
             sections[-1] += "\n" + tr("Options: {options}", options=", ".join(proposal.options))
         if hits:
             sections.append(say.sources(hits, tr))
-        if hits:
             sections.append(
                 tr.ngettext(
                     "How I found this: I read proposal #{id} and searched its documents "
@@ -324,7 +319,7 @@ class ContextService:
             self.search.search(
                 filters, keywords, topic_vector, language=analysis.language, question=embedding
             ),
-            self._passages(text, embedding),
+            self.passage_search.search(text, embedding),
             self.fact_search.search(text, embedding),
         )
         best = await self._sentences(text, embedding, found, analysis.language)
@@ -382,7 +377,7 @@ class ContextService:
             return await self._proposals(
                 text, g.filters, g.keywords, g.outcome, passages, g.notes,
                 _why_proposals(g), tr,
-                asks_who(text, analysis.language), voters, llm,
+                voters, llm,
             )  # fmt: skip
         if chosen.source == "facts" and g.facts is not None and g.facts.relevant_facts:
             return await knowledge_answers.facts(text, g.facts, passages, llm, tr, FACTS_NAMED)
@@ -405,14 +400,12 @@ class ContextService:
         notes: list[str],
         why: str,
         tr: Translator,
-        who: bool = False,
         voters: bool = False,
         llm: LLMService | None = None,
     ) -> AskResponse:
         found = outcome.proposals[: say.LIST_LIMIT]
         related = [h for h in passages if h.similarity >= RELATED_DOC] if keywords else []
-        who = who and not voters  # the proposer is not who voted
-        lead = say.proposals_lead(text, filters, keywords, found, outcome.total, tr, who)
+        lead = say.proposals_lead(text, filters, keywords, found, outcome.total, tr)
         context = AnswerContext(
             question=text,
             lead=lead,
@@ -468,12 +461,6 @@ class ContextService:
             text, embedding, candidates, np.vstack(blocks), found.hits, found.contents, language
         )
         return sentences.rank(candidates, rows)
-
-    async def _passages(
-        self, text: str, embedding: np.ndarray, proposal_id: int | None = None
-    ) -> Found:
-        """The passages words and meaning find together, best first."""
-        return await self.passage_search.search(text, embedding, proposal_id=proposal_id)
 
 
 def _why_proposals(g: Gathered) -> str:

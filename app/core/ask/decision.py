@@ -26,7 +26,7 @@ from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS
 from app.core.ask.fact_search import FactsFound
 from app.core.ask.logistic import Logistic
 from app.core.ask.models import DocumentHit
-from app.core.ask.proposal_search import SearchOutcome
+from app.core.ask.proposal_search import SearchOutcome, share
 from app.core.ask.sentences import Scored, context
 from app.nlp.lexical import lexical_terms
 
@@ -76,13 +76,6 @@ class Decision:
         """The kind of question, also when nothing answers it: the likeliest source."""
         best = max(INTENTS, key=lambda k: self.probabilities[k])
         return INTENTS[best]
-
-
-def share(asked: set[str], text: str, language: str) -> float:
-    """The share of the asked terms that the text contains (normalised terms)."""
-    if not asked:
-        return 0.0
-    return len(asked & set(lexical_terms(text, language))) / len(asked)
 
 
 def signals(

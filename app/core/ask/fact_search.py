@@ -3,33 +3,23 @@
 A fact question names something and asks for what a relation leads to: "who heads up
 the conduct committee?" wants the far end of "Code of Conduct Committee chaired by
 Mateus". Members say it in other words than the facts, name things by a word or by
-initials, and chain two relations ("who chairs the body that approves budgets?"). So
-facts are found in three ways at once, none of which knows a community's words:
+initials, and chain two relations. So, with no community's words:
 
-1. **Candidates** from words and meaning: the lexical index over facts (the stems the
-   question shares with a fact) fused by reciprocal rank fusion with the facts nearest
-   to the question's one embedding (fact_vectors; no model call per question), plus
-   every fact about the entities the question names, by words or initials (fact_names).
-2. **Paths** of one hop (a candidate fact read in either direction) and of two (the
-   best of those taken one step further from their far end). The far end is the answer.
-3. **One fitted scorer** for every path: a logistic model (fact_paths.json beside this
-   file, refitted by scripts/fit_ask_decision.py from the development communities' fact
-   questions) of the probability that the path's far end is the answer, over FEATURES:
-   the share of the question's terms the path holds before its answer (the start, the
-   relations, the entity passed through), plainly and weighted by how rare each term is
-   among the graph's names and relations ("group", which most names hold, says little;
-   "community", which no path holds, a lot), the share of the relation asked it holds,
-   the cosine of the question and the path's facts, how fully the question names the
-   start (the entity it is about, rather than a long name sharing a word with it), the
-   hops, how much of the answer the question itself already names (a path that merely
-   echoes it), how near its relation comes to the graph's relation nearest the
-   question, and whether the answer is one of the community's members, alone and when
-   the question asks "who" (a place or a time answers "where" and "when"), and whether
-   a second hop holds something of the question the first does not (a chain asked for).
+1. **Candidates**: facts the lexical index and the question's embedding find, fused by
+   reciprocal rank fusion, plus every fact about the entities the question names by
+   words or initials (fact_names).
+2. **Paths** of one hop (a candidate read in either direction) and of two (the best of
+   those taken one step further). The far end is the answer.
+3. **One fitted scorer** (fact_paths.json, refitted by scripts/fit_ask_decision.py):
+   the probability that a path's far end is the answer, over FEATURES (how much of the
+   question the path holds before its answer, plainly and by rarity; the relation
+   asked; cosine; how fully the question names the start; hops; echo of the question;
+   the nearest relation; whether the answer is a member, and asked "who"; whether the
+   second hop adds what the question asks).
 
-What the decision reads (decision.signals) is the best path's probability, its margin
-over the best path ending elsewhere, its cover and its relation: a path that answers
-covers the question and ends somewhere else; a path that is merely near does neither.
+The decision reads the best path's probability, its margin over the best path ending
+elsewhere, its cover and its relation: a path that answers covers the question and
+ends somewhere else; a path that is merely near does neither.
 """
 
 from __future__ import annotations
@@ -46,6 +36,7 @@ import numpy as np
 from app.core.ask import logistic
 from app.core.ask.fact_names import EntityIndex, Named
 from app.core.ask.logistic import Logistic
+from app.core.ask.passages import fuse
 from app.core.graph.fact_vectors import COMMUNITY, FactVectors
 from app.core.graph.graph_answers import human, say
 from app.core.graph.graph_results import AskResult, ScoredFact
@@ -65,7 +56,6 @@ _WORDS = re.compile(r"[^\W\d_]+")
 # (proposal_facts) would only answer the same again, worse. Facts by meaning are
 # therefore read from the other facts' collection alone (fact_vectors).
 RANKED = 20  # facts taken from each ranking (words, meaning)
-RRF_K = 60  # reciprocal rank fusion's constant
 NAMED = 12  # entities whose facts are read
 NEIGHBOURS = 100  # facts read around each named entity (and each far end taken further)
 EXPAND = 8  # one-hop paths taken one step further
@@ -198,7 +188,8 @@ class FactSearch:
             by_words = await LexicalSearch(session).facts(
                 asked_terms, RANKED, skip_source_prefix=PROPOSALS
             )
-            fused = _fuse([i for i, _ in by_words], [i for i, _ in nearest])
+            ranked = fuse([i for i, _ in by_words], [i for i, _ in nearest])
+            fused = [i for i, _ in sorted(ranked, key=lambda kv: (-kv[1], kv[0]))]
             members = {normalize(n) for n in await UserRepository(session).names(MEMBERS)}
             repo = FactRepository(session)
             first = [f for f in await repo.get_many(fused) if not f.source.startswith(PROPOSALS)]
@@ -410,15 +401,6 @@ async def _around(repo: FactRepository, norms: list[str]) -> list[Fact]:
     for norm in norms:
         found += await repo.neighbours([norm], NEIGHBOURS)
     return _unique(f for f in found if not f.source.startswith(PROPOSALS))
-
-
-def _fuse(*rankings: Sequence[int]) -> list[int]:
-    """Reciprocal rank fusion of ranked fact ids, best first."""
-    scores: dict[int, float] = {}
-    for ranking in rankings:
-        for rank, key in enumerate(ranking):
-            scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank + 1)
-    return sorted(scores, key=lambda k: (-scores[k], k))
 
 
 def _unique(facts: Iterable[Fact]) -> list[Fact]:

@@ -1,21 +1,12 @@
 """/ask with a model: the model reads what was found before anything refuses.
 
 After every source has been searched (``ContextService.gather``), a configured model is
-given a bounded context of the best of it, each item behind a key: the best sentences
-of the top documents (the sentence scorer's ranking) and their best passages, the
-proposals found (public fields only: never votes, voters or idea text) and the best
-facts. It answers from them citing keys, or says the knowledge base does not say.
-
-The model's reply is one cue, not the judge:
-- its reading of the question is read beside the rules' (the decision weighs both
-  intents); a reading with no filter and no topic that the rules do not share never
-  turns a question into a listing of every proposal, and a date or proposer the
-  question does not hold never filters (``reconcile``);
-- its answer is shown only when it cites items that were offered; the documents,
-  proposals and facts under it are composed here from the cited items, never from the
-  model's words;
-- when it fails, times out, cites nothing or says the knowledge base does not say, the
-  offline answer (the fitted decision's) stands.
+given a bounded context of the best of it, each item behind a key (document sentences
+and passages, proposals' public fields: never votes, voters or idea text, facts), and
+answers citing keys or says the knowledge base does not say. Its reply is one cue, not
+the judge: its reading is weighed beside the rules' (``reconcile``); its answer is shown
+only when it cites items offered, with what is shown under it composed from those items;
+when it fails or cites nothing, the offline answer (the fitted decision's) stands.
 """
 
 from __future__ import annotations
@@ -137,7 +128,7 @@ def _documents(g: Gathered) -> list[Offered]:
         passage = " ".join(hit.content.split())
         if len(passage) > PASSAGE_CHARS:
             passage = passage[:PASSAGE_CHARS].rsplit(" ", 1)[0] + " …"
-        quoted = _clip(passage, sentences.MAX_QUOTE)
+        quoted = sentences.cut(passage)
         found.append((f"“{hit.title}”: {passage}", hit, quoted))
     return [
         Offered(EvidenceItem(f"D{i}", "documents", text), hit, quoted)
@@ -147,10 +138,6 @@ def _documents(g: Gathered) -> list[Offered]:
 
 def _fact_text(fact: Fact) -> str:
     return f"{fact.subject} {fact.predicate} {fact.object}".replace("_", " ")
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + " …"
 
 
 async def answer(

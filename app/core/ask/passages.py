@@ -12,8 +12,9 @@ dense ranking did not return), which the decision reads beside the fused rank.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -25,6 +26,7 @@ from app.persistence.repositories.documents import DocumentRepository
 from app.persistence.repositories.lexical import LexicalSearch
 from app.services.vector_db_service import CHUNKS, VectorDBService
 
+K = TypeVar("K", bound=Hashable)
 RRF_K = 60  # the usual constant: ranks below ~60 add little
 DENSE_K = 20
 LEXICAL_K = 20
@@ -40,9 +42,9 @@ class Found:
     lexical_ids: frozenset[str]  # chunks the lexical ranking returned
 
 
-def fuse(*rankings: Sequence[str]) -> list[tuple[str, float]]:
+def fuse(*rankings: Sequence[K]) -> list[tuple[K, float]]:
     """Reciprocal rank fusion of id rankings (best first): ids by fused score."""
-    scores: dict[str, float] = {}
+    scores: dict[K, float] = {}
     for ranking in rankings:
         for rank, key in enumerate(ranking, start=1):
             scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank)

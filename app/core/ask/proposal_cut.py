@@ -1,17 +1,12 @@
 """How many of the ranked proposals a question asks for: one fitted cut.
 
-The proposals a topic finds come ranked by words and meaning fused (proposal_search.py);
-the list a member wants is some head of that ranking, and where it ends differs with
-every question: "parking" has three proposals that say it, "events" a dozen that never
-use the word. No hand-set floor or ratio decides it. Each candidate is described by a
-few general features (its closeness in meaning, read against the other candidates': the
-falls in it above and below it, the largest of which ends a list of a few far above the
-rest; the share of the topic's words it holds), and a logistic regression over them,
-fitted on the development communities' labelled questions by scripts/fit_proposal_cut.py,
-gives the probability that the question asks for it. A candidate is kept when that
-probability reaches the fitted threshold.
-
-The coefficients live in proposal_cut.json beside this file.
+The list a member wants is some head of the fused ranking (proposal_search.py), and where
+it ends differs with every question: "parking" has three proposals that say it, "events"
+a dozen that never use the word. So no hand-set floor decides it: a logistic regression
+over a few general features of each candidate (its closeness in meaning against the
+other candidates', the falls above and below it, the share of the topic's words it
+holds), fitted by scripts/fit_proposal_cut.py into proposal_cut.json, gives the
+probability that the question asks for it; the fitted threshold keeps it or not.
 """
 
 from __future__ import annotations

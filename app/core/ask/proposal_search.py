@@ -1,20 +1,11 @@
 """Finding the proposals a question asks for: SQL filters, then words and meaning fused.
 
-Short topical queries embed poorly against whole proposals (DESIGN.md's retrieval
-notes), and a category ("events", "office gear") is rarely a word its proposals use,
-so neither ranking decides alone:
-
-- the filters (status, type, a date range, a proposer) narrow the candidates in SQL,
-  and both rankings run inside them: the lexical index's query takes the same WHERE
-  clause, the vector query the same filters as Chroma metadata;
-- the lexical ranking (SQLite FTS5 BM25 or PostgreSQL full-text search over stemmed,
-  normalised text) finds the proposals that say the topic's words;
-- the dense ranking (the topic's one embedding) finds those that mean it in other words;
-- reciprocal rank fusion joins the two rankings without comparing their scores, as
-  passages.py does for document passages;
-- one fitted cut (proposal_cut.py) decides how many of the fused candidates the
-  question asks for.
-
+Short topical queries embed poorly against whole proposals, and a category ("events")
+is rarely a word its proposals use, so neither ranking decides alone: the filters
+narrow the candidates (the lexical query takes the same WHERE clause, the vector query
+the same filters as Chroma metadata); the lexical ranking finds the proposals that say
+the topic's words, the dense one those that mean it; reciprocal rank fusion joins them
+(passages.py); the fitted cut (proposal_cut.py) decides how many the question asks for.
 Every candidate is re-read from SQL with the filters, so a stale index entry never puts
 a proposal that no longer matches into an answer.
 """
@@ -22,6 +13,7 @@ a proposal that no longer matches into an answer.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -77,7 +69,7 @@ def keyword_terms(keywords: str | None) -> list[str]:
     return list(dict.fromkeys(kept))
 
 
-def share(terms: list[str], text: str, language: str) -> float:
+def share(terms: Collection[str], text: str, language: str) -> float:
     """Share of ``terms`` (index terms) that ``text`` holds once normalised."""
     if not terms:
         return 0.0

@@ -1,19 +1,13 @@
 """What a question asks for, read from its form by a fitted model.
 
 Members ask for a list of proposals ("have we voted on pensions?"), for what a page
-says ("do blank votes count?") or for a fact of the graph ("who leads the well group?")
-in words no list of cues foresees: "votes" names proposals in the first and a rule in
-the second. This reading learns the difference from the development communities'
-labelled questions instead: a multinomial logistic regression over the question's
-embedding (the bundled model's, which /ask computes anyway) and the words it is asked
-with, among the words members of more than one development community used (so a word
-of one community's topics is not read as a form). It gives three probabilities,
-proposals, documents and facts, which the decision (decision.py) reads beside the
-searches' scores. Its coefficients live in reading.json beside this file;
-scripts/fit_ask_decision.py refits them.
-
-The embedding model and the words are English: a question in another language is read
-by that language's cue table (multilingual.py) alone.
+says ("do blank votes count?") or for a fact ("who leads the well group?") in words no
+cue list foresees: "votes" names proposals in the first and a rule in the second. So a
+multinomial logistic regression over the question's embedding and the words members of
+more than one development community used (so no community's topic reads as a form)
+gives the probabilities of proposals, documents and facts, which the decision reads.
+reading.json beside this file; scripts/fit_ask_decision.py refits it. English only: a
+question in another language is read by its cue table (multilingual.py) alone.
 """
 
 from __future__ import annotations

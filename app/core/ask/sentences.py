@@ -2,25 +2,19 @@
 
 Offline, /ask quotes what a document says rather than writing anything. Every unit
 (sentence, list item, table row: app/nlp/units.py) of the best documents is a candidate,
-read with its heading and the unit before it as context, and one scorer ranks them, the
-same for every community: a logistic model over a few signals (the cosine of the
-question and the unit, how much of the question's terms the unit and its context hold,
-each term weighted by how rare it is among the candidates, whether a retrieved passage
-holds the unit and how strongly, the document's rank, and whether a question asking
-for a quantity meets a number). Its coefficients live in sentences.json beside this
-file; scripts/fit_ask_decision.py refits them with the decision's.
+read with its heading and the unit before it as context, and one fitted scorer ranks
+them, the same for every community, over FEATURES (sentences.json beside this file;
+scripts/fit_ask_decision.py refits it with the decision).
 
 The answer quotes the best-scored units, not the best one and what follows it: on the
 development communities the sentence that says the answer is the best one about half the
-time, and one of the four best some three times in four, while the unit after the best
-holds it rarely. So the QUOTED best units that fit in about MAX_QUOTE characters are
-quoted, from at most two documents, each document's in its own order and named.
+time and one of the four best some three times in four, while the unit after the best
+rarely holds it.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -39,19 +33,7 @@ MAX_QUOTE = 300
 QUOTED = 4  # the best units considered for the answer's quote
 QUOTED_DOCUMENTS = 2  # documents an answer's quote names at most
 DOCUMENTS = 3  # the best documents whose units are candidates
-FEATURES = ("cosine", "covered", "own", "passage", "document_rank", "quantity")
-# The question-form cue a number answers: how many, how much, how long, how often, ...
-_QUANTITY = re.compile(
-    r"\b(?:how (?:many|much|long|often|old|big|large|far|soon|early|late)|when|what time|"
-    r"minimum|maximum|min|max|limit|number|age|cost|price|fee|deadline)\b",
-    re.I,
-)
-_NUMBER = re.compile(r"\d")
-
-
-def asks_quantity(question: str) -> bool:
-    """Whether a number answers the question (how many, how long, what age...)."""
-    return bool(_QUANTITY.search(question))
+FEATURES = ("cosine", "covered", "own", "passage", "document_rank")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +64,7 @@ def quote(best: Scored) -> str:
         if size + len(unit.text) > MAX_QUOTE or unit.heading != best.unit.heading:
             break
         chosen.append(unit)
-    return _cut(" ".join(u.text for u in chosen))
+    return cut(" ".join(u.text for u in chosen))
 
 
 def quotes(best: Sequence[Scored]) -> list[tuple[DocumentHit, str]]:
@@ -105,11 +87,11 @@ def quotes(best: Sequence[Scored]) -> list[tuple[DocumentHit, str]]:
         own = sorted(
             (c for c in chosen if c.hit.document_id == document_id), key=lambda c: c.unit.start
         )
-        parts.append((own[0].hit, _cut(" ".join(c.unit.text for c in own))))
+        parts.append((own[0].hit, cut(" ".join(c.unit.text for c in own))))
     return parts
 
 
-def _cut(text: str) -> str:
+def cut(text: str) -> str:
     if len(text) > MAX_QUOTE:
         text = text[:MAX_QUOTE].rsplit(" ", 1)[0].rstrip(",;:") + " …"
     return text
@@ -148,7 +130,6 @@ def features(
         in_context.append(unit_context | _title_terms(c.hit.title, language))
     weights = _weights(terms, in_context)
     plain = dict.fromkeys(terms, 1.0)
-    wants_number = asks_quantity(question)
     order = list(dict.fromkeys(h.document_id for h in passages))
     best_fused = max((h.fused for h in passages), default=0.0) or 1.0
     spans = [(h.document_id, *_span(contents.get(h.document_id, ""), h), h.fused) for h in passages]
@@ -171,7 +152,6 @@ def features(
                 _share(plain, own_terms),
                 held / best_fused,
                 float(order.index(c.hit.document_id)) if c.hit.document_id in order else 3.0,
-                float(wants_number and bool(_NUMBER.search(c.unit.text))),
             )
         )
     return np.array(rows, dtype=np.float64).reshape(len(rows), len(FEATURES))
