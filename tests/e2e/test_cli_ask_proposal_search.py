@@ -1,5 +1,5 @@
 """/ask's proposal search end to end (`coordbot ask`): a member
-named as proposer filters, and a topic no proposal names in its words is found
+named in lower case is the proposer, and a topic no proposal names in its words is found
 by meaning, inside the filters, with the fitted cut deciding how many are listed.
 
 The fixture (tests/fixtures/proposal_search/fixture.json) is written for this test; the
@@ -22,8 +22,8 @@ def ask_fixture() -> Path:
     return FIXTURE
 
 
-def test_a_member_named_is_the_proposer(ask: Any) -> None:
-    open_ones, all_of_hers = ask("anything open from @sofia", "proposals by @sofia")
+def test_a_lowercase_member_is_the_proposer(ask: Any) -> None:
+    open_ones, all_of_hers = ask("anything open from sofia", "proposals by sofia")
     assert open_ones["intent"] == "query_proposals"
     assert open_ones["filters"]["status"] == "open"
     assert set(open_ones["proposals"]) == {1, 4}

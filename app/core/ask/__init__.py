@@ -10,6 +10,7 @@
 - ``decision``: the fitted model choosing proposals, documents, facts or nothing.
 - ``proposal_search``: proposals inside the filters, words and meaning fused; with
   ``proposal_cut``, the fitted cut that decides how many of them a question asks for.
+- ``mentions``: a member named without "@" after "from" or "by" read as a proposer.
 - ``answers`` / ``knowledge_answers``: the text of proposal, document and fact answers.
 - ``models``: the filters and response every front door shares.
 

@@ -4,7 +4,7 @@
 /ask, `coordbot ask`), so they give the same answer to the same question.
 
 1. The LLM service reads intent, keywords and filters (a model, or the rules).
-2. Dates become a [start, end) range in BOT_TIMEZONE; a proposer's name becomes an id.
+2. Dates become a [start, end) range in BOT_TIMEZONE; a proposer name becomes an id.
 3. One embedding of the question (its keywords, for proposal questions) serves
    every collection searched.
 4. Proposals: SQL filters plus words and meaning (ProposalSearch). Documents: the
@@ -37,6 +37,7 @@ from app.core.ask.fact_search import FactSearch, FactsFound
 from app.core.ask.help import HelpIndex
 from app.core.ask.knowledge_answers import RELATED_DOC
 from app.core.ask.language import detect_language
+from app.core.ask.mentions import mark_members
 from app.core.ask.models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
 from app.core.ask.multilingual import (
     asks_who_voted,
@@ -171,7 +172,8 @@ class ContextService:
         reading, fixes = text, list[Fix]()
         if read_in == SOURCE_LANGUAGE:  # typos are read against English and our own words
             reading, fixes = await self.spelling.correct(text)  # "evnts" -> "events"
-        return reading, fixes, await self.llm.analyze_ask_query(reading, read_in)
+        marked = await mark_members(reading, self.db)  # "from sofia": a member, a proposer
+        return reading, fixes, await self.llm.analyze_ask_query(marked, read_in)
 
     async def inspect(
         self, question: str, *, user_id: int | None = None, language: str | None = None
