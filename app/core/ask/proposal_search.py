@@ -167,7 +167,9 @@ class ProposalSearch:
             )
             for p, c, s, row in zip(found, candidates, chance, rows_, strict=True)
         ]
-        kept = [r for r in scored if r.score >= model.threshold]
+        # Where meaning is not read, the cut's features of meaning are all zero and say
+        # nothing: words alone decide, as the lexical index ranked them.
+        kept = [r for r in scored if (r.score >= model.threshold if meaning else r.coverage == 1.0)]
         kept.sort(key=lambda r: (-r.score, -r.proposal.id))
         whole = sum(r.coverage == 1.0 for r in kept)
         outcome = SearchOutcome(
