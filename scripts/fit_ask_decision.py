@@ -138,43 +138,46 @@ def fit(rows: list[dict[str, Any]], penalty: float) -> Logistic:
     )
 
 
+def _fit_ranker(
+    data: list[dict[str, Any]], penalty: float, items: str, labels: str, features: tuple[str, ...]
+) -> Logistic:
+    """A scorer of one question's candidates (``items``: their feature rows; ``labels``:
+    which of them answer), from every candidate of ``data``: each question weighs the
+    same, each community the same."""
+    x = np.array([f for r in data for f in r[items]])
+    y = np.array([a for r in data for a in r[labels]], dtype=np.float64)
+    weights = ask_fitting.community_weights(data, lambda r: len(r[items]))
+    w = np.array([wr for r, wr in zip(data, weights, strict=True) for _ in r[items]])
+    return logistic.fit(features, x, y, w, l2=penalty, steps=2000)
+
+
+def _ranked_top1(scorer: Logistic, rows: list[dict[str, Any]], items: str, labels: str) -> float:
+    """The share of the questions with an answer among their candidates whose best
+    candidate under ``scorer`` is one."""
+    data = [r for r in rows if any(r.get(labels, ()))]
+    right = sum(r[labels][int(np.argmax(scorer.probabilities(np.array(r[items]))))] for r in data)
+    return round(right / max(1, len(data)), 3)
+
+
 def fit_sentences(rows: list[dict[str, Any]], penalty: float) -> Logistic:
-    """The sentence scorer, from every candidate of the document questions with phrases:
-    each question weighs the same, each community the same."""
+    """The sentence scorer, from the document questions whose candidates say a phrase."""
     data = [r for r in rows if any(r.get("answers", ()))]
-    x = np.array([u for r in data for u in r["units"]])
-    y = np.array([a for r in data for a in r["answers"]], dtype=np.float64)
-    weights = ask_fitting.community_weights(data, lambda r: len(r["units"]))
-    w = np.array([wr for r, wr in zip(data, weights, strict=True) for _ in r["units"]])
-    return logistic.fit(sentences.FEATURES, x, y, w, l2=penalty, steps=2000)
+    return _fit_ranker(data, penalty, "units", "answers", sentences.FEATURES)
 
 
 def _top1(scorer: Logistic, rows: list[dict[str, Any]]) -> float:
-    data = [r for r in rows if any(r.get("answers", ()))]
-    right = sum(
-        r["answers"][int(np.argmax(scorer.probabilities(np.array(r["units"]))))] for r in data
-    )
-    return round(right / max(1, len(data)), 3)
+    return _ranked_top1(scorer, rows, "units", "answers")
 
 
 def fit_paths(rows: list[dict[str, Any]], penalty: float) -> Logistic:
-    """The fact path scorer, from every path of the fact questions: each question weighs
-    the same, each community the same."""
+    """The fact path scorer, from every fact question's paths (an unanswerable one's are
+    all wrong)."""
     data = [r for r in rows if r.get("paths") and "path_answers" in r]
-    x = np.array([f for r in data for f in r["paths"]])
-    y = np.array([a for r in data for a in r["path_answers"]], dtype=np.float64)
-    weights = ask_fitting.community_weights(data, lambda r: len(r["paths"]))
-    w = np.array([wr for r, wr in zip(data, weights, strict=True) for _ in r["paths"]])
-    return logistic.fit(fact_search.FEATURES, x, y, w, l2=penalty, steps=2000)
+    return _fit_ranker(data, penalty, "paths", "path_answers", fact_search.FEATURES)
 
 
 def _path_top1(scorer: Logistic, rows: list[dict[str, Any]]) -> float:
-    """The share of the answerable fact questions whose best path ends at the answer."""
-    data = [r for r in rows if any(r.get("path_answers", ()))]
-    right = sum(
-        r["path_answers"][int(np.argmax(scorer.probabilities(np.array(r["paths"]))))] for r in data
-    )
-    return round(right / max(1, len(data)), 3)
+    return _ranked_top1(scorer, rows, "paths", "path_answers")
 
 
 def read_paths(rows: list[dict[str, Any]], scorer: Logistic) -> None:
