@@ -24,7 +24,6 @@ ends somewhere else; a path that is merely near does neither.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -37,6 +36,7 @@ from app.core.ask import logistic
 from app.core.ask.fact_names import EntityIndex, Named
 from app.core.ask.logistic import Logistic
 from app.core.ask.passages import fuse
+from app.core.ask.sentences import rarity, weighted_share
 from app.core.graph.fact_vectors import COMMUNITY, FactVectors
 from app.core.graph.graph_answers import human, say
 from app.core.graph.graph_results import AskResult, ScoredFact
@@ -288,7 +288,7 @@ class _Scorer:
         relation = self._relation(held, named)
         echo = self._echo(norms[-1], answer, held)
         cosine = self._cosine([vectors[f.id] for f in facts if f.id in vectors])
-        rare = _share(self.rarity, held)
+        rare = weighted_share(self.rarity, held)
         gap = max((self.gaps[f.predicate_norm] for f in facts if f.predicate_norm in self.gaps),
                   default=0.0)  # fmt: skip
         member = self._member(ends[-1])
@@ -368,16 +368,7 @@ def _rarity(asked: set[str], entities: EntityIndex) -> dict[str, float]:
     """Each asked term the graph knows, weighted by how rare it is among the graph's
     names and relations (the weight sentences.py gives a term among its candidates)."""
     n = entities.documents
-    return {
-        t: math.log(1 + (n + 1) / (1 + entities.frequency[t]))
-        for t in asked
-        if entities.frequency.get(t)
-    }
-
-
-def _share(weights: dict[str, float], held: set[str]) -> float:
-    total = sum(weights.values())
-    return sum(w for t, w in weights.items() if t in held) / total if total else 0.0
+    return {t: rarity(n, entities.frequency[t]) for t in asked if entities.frequency.get(t)}
 
 
 def relation_terms(text: str, language: str = "en") -> set[str]:

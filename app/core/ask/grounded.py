@@ -81,7 +81,7 @@ def reconcile(model: AskAnalysis, rules: AskAnalysis, question: str) -> AskAnaly
 
 
 def offered(
-    g: Gathered, english: Translator, first: str = "documents", budget: int = 6000
+    g: Gathered, english: Translator, first: str = "documents", *, budget: int
 ) -> list[Offered]:
     """The evidence for the model, within ``budget`` characters (LLM_EVIDENCE_CHARS;
     6,000 is about 1,500 tokens): each kind's best items taken in turn
@@ -144,7 +144,7 @@ async def answer(
     text: str, g: Gathered, llm: LLMService, tr: Translator, english: Translator, first: str
 ) -> AskResponse | None:
     """The model's grounded answer, or None: the offline answer then stands."""
-    items = offered(g, english, first, llm.evidence_chars)
+    items = offered(g, english, first, budget=llm.evidence_chars)
     context = GroundedContext(text, tuple(o.item for o in items), tr.language)
     reply = await llm.answer_grounded(context)
     if reply is None or reply.source == "none":

@@ -101,13 +101,18 @@ def context(unit: Unit, title: str) -> str:
     return f"{title} {unit.heading} {unit.before} {unit.text}"
 
 
+def rarity(among: int, holding: int) -> float:
+    """A term's weight when ``holding`` of ``among`` texts hold it: rarer, heavier."""
+    return math.log(1 + (among + 1) / (1 + holding))
+
+
 def _weights(terms: set[str], candidates: Sequence[Set[str]]) -> dict[str, float]:
-    """Each question term's weight: rarer among the candidates, heavier."""
-    n = len(candidates)
-    return {t: math.log(1 + (n + 1) / (1 + sum(t in c for c in candidates))) for t in terms}
+    """Each question term's weight among the candidates."""
+    return {t: rarity(len(candidates), sum(t in c for c in candidates)) for t in terms}
 
 
-def _share(weights: dict[str, float], present: Set[str]) -> float:
+def weighted_share(weights: dict[str, float], present: Set[str]) -> float:
+    """The share of the terms' weight that ``present`` holds."""
     total = sum(weights.values())
     return sum(w for t, w in weights.items() if t in present) / total if total else 0.0
 
@@ -148,8 +153,8 @@ def features(
         rows.append(
             (
                 float(cosine),
-                _share(weights, context_terms),
-                _share(plain, own_terms),
+                weighted_share(weights, context_terms),
+                weighted_share(plain, own_terms),
                 held / best_fused,
                 float(order.index(c.hit.document_id)) if c.hit.document_id in order else 3.0,
             )
