@@ -3,7 +3,8 @@
 Chroma's client is blocking, so every call runs in a worker thread and never
 on the event loop. Embeddings are computed here (once per text) and handed to
 Chroma; the collections are still created with our embedding function, so they
-record which model filled them and a model change is detected at start.
+record which model filled them, and what form of text (LAYOUTS), so a change of
+either is detected at start and the collection rebuilt.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ UNITS = "document_units"  # each sentence, list item or table row of the documen
 FACTS = "graph_facts"  # each fact as "subject predicate object" (id: the fact's id)
 PROPOSAL_FACTS = "graph_proposal_facts"  # ... those derived from proposals (fact_vectors)
 COLLECTIONS = (PROPOSALS, CHUNKS, UNITS, FACTS, PROPOSAL_FACTS)
+# What a collection's entries embed, where it is not their text alone: a chunk is
+# embedded led by its document's title (index_service.chunk_text).
+LAYOUTS = {CHUNKS: "title-led"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +50,7 @@ class VectorDBService:
         self._client: ClientAPI | None = None
         self._collections: dict[str, Collection] = {}
         self._lock = asyncio.Lock()
-        self.rebuilt: set[str] = set()  # collections recreated because the model changed
+        self.rebuilt: set[str] = set()  # collections recreated: another model or text form
 
     @property
     def model_name(self) -> str:
@@ -64,21 +68,29 @@ class VectorDBService:
         if self._client is None:
             self._client = self._client_factory()
         client = self._client
-        metadata = {"hnsw:space": "cosine", "embedding_model": self.model_name}
+        built_by = self.built_by(name)
+        metadata = {"hnsw:space": "cosine", "embedding_model": built_by}
         function = chroma_embedding_function(self.embedder)
         existing = {c.name for c in client.list_collections()}
         if name in existing:
             collection = client.get_collection(name, embedding_function=None)  # type: ignore[arg-type]
-            if (collection.metadata or {}).get("embedding_model") != self.model_name:
-                logger.warning("collection %s was built with another model; rebuilding", name)
+            if (collection.metadata or {}).get("embedding_model") != built_by:
+                logger.warning(
+                    "collection %s was built with another model or text; rebuilding", name
+                )
                 client.delete_collection(name)
                 self.rebuilt.add(name)
             else:
                 return client.get_collection(name, embedding_function=function)
         return client.create_collection(name, metadata=metadata, embedding_function=function)
 
+    def built_by(self, name: str) -> str:
+        """The model, and the form of text where it is not the entries' own."""
+        layout = LAYOUTS.get(name)
+        return f"{self.model_name} ({layout})" if layout else self.model_name
+
     async def open_all(self) -> set[str]:
-        """Open every collection; returns those rebuilt because the model changed."""
+        """Open every collection; returns those rebuilt because the model or text changed."""
         for name in COLLECTIONS:
             await self._collection(name)
         return set(self.rebuilt)

@@ -14,6 +14,7 @@ from app.domain.clock import FrozenClock
 from app.domain.errors import ValidationError
 from app.domain.models import ProposalDraft, ProposalType, User
 from app.persistence.database import Database
+from app.core.knowledge.index_service import chunk_text
 from app.services.vector_db_service import CHUNKS, PROPOSALS
 from tests.conftest import NOW, make_settings
 
@@ -211,3 +212,30 @@ async def test_model_change_rebuilds_the_collections(
     report = await other.index.reconcile()
     assert report["chunks_indexed"] == 4  # everything re-embedded with the new model
     assert await other.vectors.count(CHUNKS) == 4
+
+
+async def test_chunks_are_embedded_led_by_their_title_and_old_ones_are_rebuilt(
+    kb: Container, sqlite_database: Database, clock: FrozenClock
+) -> None:
+    """A short passage is embedded with its page's title ("Pets": a chunk about leads
+    is about pets); a chunks collection filled before that is rebuilt at start."""
+    result = await kb.documents.knowledge_import("Pets", POLICIES["Pets"])
+    [chunk_id] = await kb.vectors.all_ids(CHUNKS)
+    titled = (await kb.vectors.embed([chunk_text(POLICIES["Pets"], "Pets")]))[0]
+    stored = await kb.vectors.vectors(CHUNKS, [chunk_id])
+    assert float(stored[chunk_id] @ titled) == pytest.approx(1.0, abs=1e-4)
+
+    # A collection built by an earlier version: the text alone, under the model's name.
+    collection = await kb.vectors._collection(CHUNKS)
+    bare = (await kb.vectors.embed([POLICIES["Pets"]]))[0]
+    collection.upsert(ids=[chunk_id], embeddings=[bare.tolist()])
+    collection.modify(metadata={"embedding_model": kb.vectors.model_name})
+    await kb.vectors.close()
+
+    restarted = Container(kb.settings, clock=clock, database=sqlite_database)
+    report = await restarted.index.reconcile()
+    assert report["chunks_indexed"] == 1
+    stored = await restarted.vectors.vectors(CHUNKS, [chunk_id])
+    assert float(stored[chunk_id] @ titled) == pytest.approx(1.0, abs=1e-4)
+    found = await restarted.documents.knowledge_query("can my dog run free?", top_k=1)
+    assert found["results"][0]["document"]["id"] == result.document_id

@@ -36,6 +36,11 @@ def proposal_text(p: Proposal) -> str:
     return "\n".join(parts)
 
 
+def chunk_text(content: str, title: str) -> str:
+    """What is embedded for a chunk: its text, led by its document's title."""
+    return f"{title}\n{content}"
+
+
 def proposal_metadata(p: Proposal) -> dict[str, Any]:
     return {
         "proposal_id": p.id,
@@ -113,6 +118,7 @@ class IndexService:
                 pending = await DocumentRepository(session).pending_chunks(BATCH)
             if not pending:
                 return done
+            headed = await self.vectors.embed([chunk_text(c.content, d.title) for c, d in pending])
             await self.vectors.upsert(
                 CHUNKS,
                 [c.id for c, _ in pending],
@@ -128,6 +134,7 @@ class IndexService:
                     }
                     for c, d in pending
                 ],
+                headed,
             )
             await self.units.ensure(list({d.id: d.content for _, d in pending}.items()))
             async with self.db.transaction() as session:
