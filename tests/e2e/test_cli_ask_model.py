@@ -20,6 +20,7 @@ import pytest
 from app.cli import main
 from app.core.ask.answers import NO_ANSWER
 from app.core.ask.grounded import HOW_GROUNDED
+from app.services.llm.openai_backend import ANALYSIS_PROMPT
 from tests.e2e.conftest import json_lines
 from tests.support.fake_openai import FakeOpenAI, grounded, is_grounded
 
@@ -146,10 +147,9 @@ def test_a_server_without_json_schema_still_answers_grounded(
     assert out["answer"].startswith("Each box holds 35 litres.")
     assert "Sources: “Storage room”" in out["answer"]
     formats = [body.get("response_format") or {} for body in fake_openai.chat_requests]
-    assert [f.get("type") for f in formats] == ["json_schema", "json_object", "json_object"]
-    # the JSON object requests carry the schema, which the server enforces
-    assert formats[1]["schema"]["required"][0] == "intent"
-    assert formats[2]["schema"]["required"] == ["answer", "cites", "source"]
+    assert [f.get("type") for f in formats] == ["json_schema", "json_object"]
+    # the JSON object request carries the schema, which the server enforces
+    assert formats[1]["schema"]["required"] == ["answer", "cites", "source"]
 
 
 def test_a_reading_with_no_topic_and_no_filter_lists_no_proposals(
@@ -164,6 +164,33 @@ def test_a_reading_with_no_topic_and_no_filter_lists_no_proposals(
     assert out["intent"] == offline["intent"]
     assert "Buy a second washing machine" not in out["answer"]
     assert grounded_requests(fake_openai)  # the model read what was found, and said no
+
+
+def test_the_model_does_not_read_the_question_for_the_search(
+    ask: Callable[..., list[dict[str, Any]]], fake_openai: FakeOpenAI
+) -> None:
+    """A small model's topics and filters listed worse than the rules' (and it invents
+    dates the question never said): the searches and the decision read the rules'
+    reading, and the model is only asked to read what was found."""
+    model = Model(fake_openai)
+    model.reading = {
+        **DOCS_READING,
+        "intent": "query_proposals",
+        "content_keywords": "washing machine",
+        "status": "closed",
+        "date_phrase": "last year",
+        "date_field": "creation",
+    }
+    question = "have there been any proposals about a party?"
+    [offline] = ask(question, model=False)
+    [out] = ask(question)
+    assert out["proposals"] == offline["proposals"] == [2]
+    assert out["filters"] == offline["filters"]
+    assert out["filters"]["status"] is None and out["filters"]["start"] is None
+    assert out["content_keywords"] == offline["content_keywords"]
+    assert "Buy a second washing machine" not in out["answer"]
+    systems = [body["messages"][0]["content"] for body in fake_openai.chat_requests]
+    assert fake_openai.chat_requests and ANALYSIS_PROMPT not in systems
 
 
 def test_the_model_cites_a_proposal_and_the_listing_is_ours(

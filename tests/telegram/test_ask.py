@@ -204,21 +204,28 @@ async def test_an_everyday_status_word_is_not_a_filter(bot: BotHarness) -> None:
 
 
 class Reader(Recorder):
-    """A model that reads every question as one about open proposals."""
+    """A model that would read every question as one about open proposals."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.read: list[str] = []
 
     async def analyze_ask_query(self, question: str, language: str = "en") -> AskAnalysis:
+        self.read.append(question)
         return AskAnalysis(
             intent="query_proposals", content_keywords="gym Sundays", status=ProposalStatus.OPEN
         )
 
 
-async def test_a_models_reading_is_one_cue_among_the_evidence(bot: BotHarness) -> None:
-    bot.services.llm.primary = Reader()
+async def test_a_model_never_reads_the_question_for_the_search(bot: BotHarness) -> None:
+    reader = Reader()
+    bot.services.llm.primary = reader
     await create_via_bot(bot, "Gym weights; Buy new weights for the gym; Yes, No")
     await bot.services.documents.knowledge_import("Gym hours", GYM, category="facilities")
     [answer] = await bot.send("/ask is the gym open on Sundays?")
     assert answer.startswith("According to “Gym hours”:")
     assert "I answered from documents because a document passage matches it best." in answer
+    assert reader.read == []  # the rules read it; the model reads only what was found
 
 
 async def test_dates_are_read_in_the_direction_the_question_implies(bot: BotHarness) -> None:

@@ -168,12 +168,15 @@ class ContextService:
         return _corrected(response, text, fixes, tr) if fixes else response
 
     async def _read(self, text: str, read_in: str) -> tuple[str, list[Fix], AskAnalysis]:
-        """The question as read: typos mended (English), then intent, filters, topic."""
+        """The question as read: typos mended (English), then the rules' cue, filters
+        and topic. A configured model does not read it: its topics and filters listed
+        worse than the rules', and its cue beside theirs changed no answer on the
+        held-out communities while costing a model call (bench/ask_model.py)."""
         reading, fixes = text, list[Fix]()
         if read_in == SOURCE_LANGUAGE:  # typos are read against English and our own words
             reading, fixes = await self.spelling.correct(text)  # "evnts" -> "events"
         marked = await mark_members(reading, self.db)  # "from sofia": a member, a proposer
-        return reading, fixes, await self.llm.analyze_ask_query(marked, read_in)
+        return reading, fixes, read_question(marked, read_in)
 
     async def inspect(
         self, question: str, *, user_id: int | None = None, language: str | None = None
@@ -329,7 +332,6 @@ class ContextService:
         if HOW_TO.match(text) and not about_proposals:
             manual = await self.help.scored(text, embedding)
             help_strength = manual[0][0] if manual else 0.0
-        rules = read_question(text, analysis.language)  # the rules' reading beside a model's
         form = reading().read(text, embedding) if analysis.language == "en" else None
         read = decision.signals(
             text,
@@ -341,7 +343,6 @@ class ContextService:
             best,
             facts,
             analysis.language,
-            rules.intent,
             form,
         )
         return Gathered(
@@ -353,8 +354,6 @@ class ContextService:
         self, text: str, analysis: AskAnalysis, user_id: int | None, tr: Translator
     ) -> AskResponse:
         """Search all three sources, then let the fitted decision say which answers."""
-        if self.llm.has_model:  # the model's reading is one cue beside the rules'
-            analysis = grounded.reconcile(analysis, read_question(text, analysis.language), text)
         g = await self.gather(text, analysis, user_id, tr)
         analysis, passages = g.analysis, g.found.hits
         if g.help_strength >= HELP_STRONG and g.signals.passage_cosine < DOC_STRONG:

@@ -40,7 +40,7 @@ _WHO = re.compile(r"^\W*(?:who|whom|whose)\b", re.I)
 class Signals:
     """What one question's searches found, as numbers a community's words do not change."""
 
-    cue_proposals: float  # the reading says it asks for proposals
+    cue_proposals: float  # the rules' reading says it asks for proposals
     cue_facts: float  # ... about a named person, group or thing (who/what/where)
     filtered: float  # it states a status, type, date or proposer
     asks_who: float
@@ -88,12 +88,9 @@ def signals(
     best: Sequence[Scored],
     facts: FactsFound | None,
     language: str,
-    rules_intent: str | None = None,
     form: dict[str, float] | None = None,
 ) -> Signals:
-    """``intent`` is the backend's reading (a model's, or the rules'); ``rules_intent`` the
-    rules' reading beside a model's: each is half the cue, so a model's reading is one
-    cue among the evidence, never the verdict. ``form``: the fitted reading's
+    """``intent`` is the rules' reading (the cue); ``form`` the fitted reading's
     probabilities (reading.py); without it (a question not in English) the cue stands in."""
     asked = set(lexical_terms(question, language))
     # the best proposal kept, else the best candidate the cut left out: how near it came
@@ -107,7 +104,7 @@ def signals(
     )
     sentence = best[0] if best else None
     path = facts.best if facts is not None else None
-    cue = {k: _cue(k, intent, rules_intent) for k in (INTENT_PROPOSALS, INTENT_FACTS)}
+    cue = {k: float(intent == k) for k in (INTENT_PROPOSALS, INTENT_FACTS)}
     return Signals(
         cue_proposals=cue[INTENT_PROPOSALS],
         cue_facts=cue[INTENT_FACTS],
@@ -131,10 +128,6 @@ def signals(
         fact_margin=facts.margin if facts is not None else 0.0,
         fact_predicate=facts.predicate_gap if facts is not None else -1.0,
     )
-
-
-def _cue(kind: str, intent: str, rules_intent: str | None) -> float:
-    return (float(intent == kind) + float((rules_intent or intent) == kind)) / 2
 
 
 def _proposal_text(ranked: object) -> str:

@@ -3,22 +3,22 @@
 After every source has been searched (``ContextService.gather``), a configured model is
 given a bounded context of the best of it, each item behind a key (document sentences
 and passages, proposals' public fields: never votes, voters or idea text, facts), and
-answers citing keys or says the knowledge base does not say. Its reply is one cue, not
-the judge: its reading is weighed beside the rules' (``reconcile``); its answer is shown
-only when it cites items offered, with what is shown under it composed from those items;
-when it fails or cites nothing, the offline answer (the fitted decision's) stands.
+answers citing keys or says the knowledge base does not say. It does not read the
+question beforehand: the searches and the decision read the rules' reading
+(context_service.ContextService._read). Its answer is shown only when it cites items
+offered, with what is shown under it composed from those items; when it fails or cites
+nothing, the offline answer (the fitted decision's) stands.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from app.core.ask import answers as say
 from app.core.ask import sentences
-from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS, AskAnalysis
+from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS
 from app.core.ask.models import AskFilters, AskResponse, DocumentHit
 from app.core.ask.proposal_search import keyword_terms
 from app.domain.messages import N_
@@ -42,7 +42,6 @@ HOW_GROUNDED = N_(
     "How I found this: I searched the documents, proposals and facts; a language model "
     "read the best of what I found and answered from the sources named here."
 )
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,32 +51,6 @@ class Offered:
     item: EvidenceItem
     ref: DocumentHit | Proposal | Fact
     quote: str = ""  # for a document item: the words quoted under the answer
-
-
-def reconcile(model: AskAnalysis, rules: AskAnalysis, question: str) -> AskAnalysis:
-    """The model's reading beside the rules' (the decision reads both intents): a
-    proposals reading with no topic and no filter that the rules do not share is not a
-    listing of every proposal, so the rules' reading stands; a date or a proposer the
-    question does not hold is the model's invention and never filters."""
-    if model == rules:
-        return rules
-    bare = not (
-        model.content_keywords or model.status or model.proposal_type or model.date_phrase
-        or model.proposer
-    )  # fmt: skip
-    if model.intent == INTENT_PROPOSALS and bare and rules.intent != INTENT_PROPOSALS:
-        return rules
-    asked = {w.casefold() for w in _WORD.findall(question)}
-
-    def said(phrase: str | None) -> bool:
-        words = [w.casefold() for w in _WORD.findall(phrase or "")]
-        return bool(words) and all(w in asked for w in words)
-
-    if model.date_phrase and not said(model.date_phrase):
-        model = replace(model, date_phrase=None, date_field=None)
-    if model.proposer and not said(model.proposer.lstrip("@")):
-        model = replace(model, proposer=None)
-    return model
 
 
 def offered(
