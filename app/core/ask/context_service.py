@@ -370,7 +370,7 @@ class ContextService:
         listing = voters or (chosen.source == "proposals" and asks_list)
         llm = self.llm
         if llm.has_model and not listing:  # the model reads what was found first
-            read = await grounded.answer(text, g, llm, tr, self._english, chosen.source)
+            read = await grounded.answer(text, g, llm, tr, self._english, chosen)
             if read is not None:
                 return read
             llm = LLMService()  # the model has had its say: the offline answer stands

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from app.core.ask import answers as say
 from app.core.ask import sentences
-from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS
+from app.core.ask.analysis import INTENT_PROPOSALS
 from app.core.ask.models import AskFilters, AskResponse, DocumentHit
 from app.core.ask.proposal_search import keyword_terms
 from app.domain.messages import N_
@@ -30,6 +30,7 @@ from app.services.llm.base import EvidenceItem, GroundedContext, GroundedReply
 
 if TYPE_CHECKING:
     from app.core.ask.context_service import Gathered
+    from app.core.ask.decision import Decision
 
 SENTENCES_OFFERED = 4
 PASSAGES_OFFERED = 3
@@ -37,7 +38,6 @@ PASSAGE_CHARS = 600
 PROPOSALS_OFFERED = 5
 FACTS_OFFERED = 5
 KINDS = ("documents", "proposals", "facts")
-INTENTS = {"documents": INTENT_DOCS, "proposals": INTENT_PROPOSALS, "facts": INTENT_FACTS}
 HOW_GROUNDED = N_(
     "How I found this: I searched the documents, proposals and facts; a language model "
     "read the best of what I found and answered from the sources named here."
@@ -114,23 +114,35 @@ def _fact_text(fact: Fact) -> str:
 
 
 async def answer(
-    text: str, g: Gathered, llm: LLMService, tr: Translator, english: Translator, first: str
+    text: str,
+    g: Gathered,
+    llm: LLMService,
+    tr: Translator,
+    english: Translator,
+    chosen: Decision,
 ) -> AskResponse | None:
-    """The model's grounded answer, or None: the offline answer then stands."""
-    items = offered(g, english, first, budget=llm.evidence_chars)
+    """The model's grounded answer, or None: the offline answer then stands. The
+    evidence leads with the source the fitted decision chose."""
+    items = offered(g, english, chosen.source, budget=llm.evidence_chars)
     context = GroundedContext(text, tuple(o.item for o in items), tr.language)
     reply = await llm.answer_grounded(context)
     if reply is None or reply.source == "none":
         return None
-    return compose(text, g, items, reply, tr)
+    return compose(text, g, items, reply, tr, chosen.intent)
 
 
 def compose(
-    text: str, g: Gathered, items: Iterable[Offered], reply: GroundedReply, tr: Translator
+    text: str,
+    g: Gathered,
+    items: Iterable[Offered],
+    reply: GroundedReply,
+    tr: Translator,
+    intent: str,
 ) -> AskResponse | None:
     """The reply's text, then what it cites as the offline answers show them: the words
     quoted from the first cited document, the proposals listed, the facts, the sources.
-    None when it cites nothing that was offered."""
+    None when it cites nothing that was offered. ``intent``, the kind of question, is the
+    fitted decision's, whichever kind of record the model answered from."""
     by_key = {o.item.key: o for o in items}
     cited = [by_key[k] for k in reply.cites if k in by_key]
     docs = [o for o in cited if o.item.kind == "documents"]
@@ -139,8 +151,6 @@ def compose(
     facts = [o.ref for o in cited if isinstance(o.ref, Fact)]
     if not cited:
         return None
-    kinds = [o.item.kind for o in cited]
-    source = reply.source if reply.source in kinds else kinds[0]
     sections = [reply.answer]
     if docs:
         first = docs[0]
@@ -157,10 +167,10 @@ def compose(
     documents = hits + [h for h in g.found.hits if h.chunk_id not in shown] if hits else []
     return AskResponse(
         question=text,
-        intent=INTENTS[source],
+        intent=intent,
         answer="\n\n".join(sections),
         content_keywords=g.analysis.content_keywords or " ".join(keyword_terms(text)) or None,
-        filters=g.filters if source == "proposals" else AskFilters(),
+        filters=g.filters if intent == INTENT_PROPOSALS else AskFilters(),
         proposals=proposals,
         documents=documents,
         facts=facts,
