@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from app.container import Container
+from app.core.knowledge.index_service import chunk_text
 from app.domain.clock import FrozenClock
 from app.domain.errors import ValidationError
 from app.domain.models import ProposalDraft, ProposalType, User
 from app.persistence.database import Database
-from app.core.knowledge.index_service import chunk_text
 from app.services.vector_db_service import CHUNKS, PROPOSALS
 from tests.conftest import NOW, make_settings
 
