@@ -14,6 +14,7 @@ import pytest
 from app.cli import main
 from app.config import Settings
 from app.container import Container, default_embedder
+from app.core.knowledge.index_service import chunk_text
 from app.services.embeddings import EmbeddingModelError, embedder_from_config
 from app.services.openai_embeddings import OpenAIEmbedder, resolve_dimension
 from tests.e2e.conftest import json_lines
@@ -42,7 +43,9 @@ def test_import_and_query_through_the_embeddings_endpoint(
     imported = json_lines(capsys)
     assert [d["chunks_created"] for d in imported] == [1, 1]
 
-    assert main(["query", PETS, "--top-k", "2", "--json"]) == 0
+    # a chunk is embedded led by its document's title: that text is the exact match
+    titled = chunk_text(PETS, imported[1]["title"])
+    assert main(["query", titled, "--top-k", "2", "--json"]) == 0
     [found] = json_lines(capsys)
     assert found["total"] == 2
     top = found["results"][0]

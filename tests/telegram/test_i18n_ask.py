@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from app.services.llm.openai_backend import OpenAIBackend
+from app.services.llm.openai_backend import ANALYSIS_PROMPT, OpenAIBackend
 from tests.conftest import BotHarness
 from tests.support.fake_openai import DEFAULT_ANALYSIS as ANALYSIS
 from tests.support.fake_openai import FakeOpenAI
@@ -114,12 +114,11 @@ async def test_with_a_model_the_prompt_names_the_language_and_filters_stay_check
     assert "Write in the language the user message names" in lead_request["messages"][0]["content"]
     assert "Answer in: Spanish" in lead_request["messages"][-1]["content"]
 
-    fake_openai.content = lambda body: (
-        json.dumps({**reading, "status": "abierta"}) if body.get("response_format") else "x"
-    )
     [answer] = await bot.send("/ask propuestas abiertas sobre huertos", user_id=ASKER)
-    assert bot.services.llm.fallbacks["analysis"] == 1  # "abierta" is not a status value
     assert "Filtré por propuestas abiertas (1 propuesta)" in answer
+    # the rules read the question, in Spanish; the model only writes the lead
+    systems = [r["messages"][0]["content"] for r in fake_openai.chat_requests]
+    assert ANALYSIS_PROMPT not in systems
 
 
 async def test_every_sentence_of_an_answer_is_translated(bot: BotHarness) -> None:
