@@ -53,7 +53,7 @@ class Settings(BaseSettings):
     llm_timeout_seconds: float = Field(default=20.0, gt=0, le=120)
     llm_max_retries: int = Field(default=1, ge=0, le=5)
     # /ask: characters of evidence a model reads per question (~4 a token). A small model
-    # on a CPU reads about 75 tokens a second: fewer characters, faster answers.
+    # on a CPU reads 35-75 tokens a second: fewer characters, faster answers.
     llm_evidence_chars: int = Field(default=6000, ge=500, le=50_000)
     # `coordbot mcp --http`: the bearer token every request needs, and the host names
     # (besides localhost) a server behind a real name answers to, comma-separated.

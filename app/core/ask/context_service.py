@@ -3,7 +3,8 @@
 ``handle_intelligent_ask`` is the one entry point every front door uses (the bot's
 /ask, `coordbot ask`), so they give the same answer to the same question.
 
-1. The LLM service reads intent, keywords and filters (a model, or the rules).
+1. The rules read intent, keywords and filters (a configured model does not: it reads
+   only what was found, in step 5).
 2. Dates become a [start, end) range in BOT_TIMEZONE; a proposer name becomes an id.
 3. One embedding of the question (its keywords, for proposal questions) serves
    every collection searched.
