@@ -1,8 +1,8 @@
 """The OpenAI part of the /ask benchmark: chat and embedding calls per question.
 
 The issue's target: at most 2 chat calls and 1 embedding call per /ask. The fake server
-(tests/support/fake_openai.py) answers analysis requests with the offline reading of the
-question as schema-valid JSON and lead requests with a short sentence; the container's
+(tests/support/fake_openai.py) answers grounded requests by citing the first record it
+was offered and lead requests with a short sentence; the container's
 LLMService is replaced by the one the composition root builds for OPENAI_API_KEY "x" and
 OPENAI_BASE_URL the fake. Chat and /v1/embeddings calls are counted at the server, local
 query embeddings at the embedder.
@@ -10,7 +10,6 @@ query embeddings at the embedder.
 
 from __future__ import annotations
 
-import json
 import re
 import statistics
 import time
@@ -27,22 +26,18 @@ async def openai_part(app: Any, request: Any, factory: Any, config: Any, asked: 
     """Chat and embedding calls per /ask with the OpenAI backend against the fake server."""
     try:
         from app.services.llm.factory import build_llm_service
-        from tests.support.fake_openai import FakeOpenAI
+        from tests.support.fake_openai import FakeOpenAI, grounded, is_grounded, offered_keys
     except ImportError as exc:
         return {"skipped": f"no OpenAI backend or fake server: {exc}"}
-    from app.core.ask.analysis import analyze_question
+    sources = {"D": "documents", "P": "proposals", "F": "facts"}
 
     def reply(body: dict[str, Any]) -> str:
+        if is_grounded(body):
+            keys = offered_keys(body)[:1]
+            if not keys:
+                return grounded("", [], "none")
+            return grounded("Here is what I found.", keys, sources[keys[0][0]])
         user = next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
-        if body.get("response_format"):
-            a = analyze_question(user)
-            return json.dumps(
-                {"intent": a.intent, "content_keywords": a.content_keywords,
-                 "status": a.status.value if a.status else None,
-                 "proposal_type": a.proposal_type.value if a.proposal_type else None,
-                 "date_phrase": a.date_phrase, "date_field": a.date_field,
-                 "proposer": a.proposer}
-            )  # fmt: skip
         cited = re.search(r"Citable proposal ids: #(\d+)", user)
         return f"The closest match is #{cited.group(1)}." if cited else "Here is what I found."
 

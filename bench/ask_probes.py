@@ -74,7 +74,7 @@ class Phases:
         for method, name in (("_passages", "passage_search"), ("_sentences", "unit_sentences")):
             if hasattr(container.context, method):
                 self.wrap(container.context, method, name)
-        for step in ("analyze_ask_query", "write_lead"):
+        for step in ("answer_grounded", "write_lead"):
             self.wrap(container.llm, step, f"llm_{step}")
         # SQL at the repository boundary: execution, fetching and building the objects
         # (SQLite computes most rows while they are fetched, after cursor.execute returns).

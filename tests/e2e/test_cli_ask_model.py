@@ -2,8 +2,8 @@
 before anything refuses, and its answer is shown only when it cites what was offered.
 
 The model is the fake OpenAI-compatible server on 127.0.0.1 (tests/support/fake_openai.py):
-it reads questions as the test says, and answers grounded requests by citing the
-evidence line that holds the words the test names, so the keys it cites are the ones
+it answers grounded requests by citing the evidence line that holds the words the test
+names, so the keys it cites are the ones
 our code offered. The community is tests/fixtures/general/fixture.json.
 """
 
@@ -20,21 +20,13 @@ import pytest
 from app.cli import main
 from app.core.ask.answers import NO_ANSWER
 from app.core.ask.grounded import HOW_GROUNDED
-from app.services.llm.openai_backend import ANALYSIS_PROMPT
+from app.services.llm.grounded import GROUNDED_PROMPT
+from app.services.llm.openai_backend import LEAD_PROMPT
 from tests.e2e.conftest import json_lines
 from tests.support.fake_openai import FakeOpenAI, grounded, is_grounded
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "general" / "fixture.json"
 NOW = "2026-11-18T12:00:00Z"
-DOCS_READING = {
-    "intent": "query_general_docs",
-    "content_keywords": None,
-    "status": None,
-    "proposal_type": None,
-    "date_phrase": None,
-    "date_field": None,
-    "proposer": None,
-}
 LEAD = "Here is what I found."
 
 
@@ -51,18 +43,15 @@ def cite_line_with(words: str, answer: str) -> Callable[[dict[str, Any]], str]:
 
 
 class Model:
-    """The fake server's replies: a reading, a grounded answer, a lead."""
+    """The fake server's replies: a grounded answer, a lead."""
 
     def __init__(self, fake: FakeOpenAI) -> None:
-        self.reading: dict[str, Any] = dict(DOCS_READING)
         self.grounded: Callable[[dict[str, Any]], str] = lambda body: grounded("", [], "none")
         fake.content = self
 
     def __call__(self, body: dict[str, Any]) -> str:
         if is_grounded(body):
             return self.grounded(body)
-        if body.get("response_format"):
-            return json.dumps(self.reading)
         return LEAD
 
 
@@ -152,11 +141,10 @@ def test_a_server_without_json_schema_still_answers_grounded(
     assert formats[1]["schema"]["required"] == ["answer", "cites", "source"]
 
 
-def test_a_reading_with_no_topic_and_no_filter_lists_no_proposals(
+def test_a_question_about_no_proposal_lists_none_with_a_model(
     ask: Callable[..., list[dict[str, Any]]], fake_openai: FakeOpenAI
 ) -> None:
-    model = Model(fake_openai)
-    model.reading = {**DOCS_READING, "intent": "query_proposals"}  # no topic, no filter
+    Model(fake_openai)
     question = "can I bring my kid along to the storage room?"
     [offline] = ask(question, model=False)
     [out] = ask(question)
@@ -172,15 +160,7 @@ def test_the_model_does_not_read_the_question_for_the_search(
     """A small model's topics and filters listed worse than the rules' (and it invents
     dates the question never said): the searches and the decision read the rules'
     reading, and the model is only asked to read what was found."""
-    model = Model(fake_openai)
-    model.reading = {
-        **DOCS_READING,
-        "intent": "query_proposals",
-        "content_keywords": "washing machine",
-        "status": "closed",
-        "date_phrase": "last year",
-        "date_field": "creation",
-    }
+    Model(fake_openai)
     question = "have there been any proposals about a party?"
     [offline] = ask(question, model=False)
     [out] = ask(question)
@@ -189,8 +169,9 @@ def test_the_model_does_not_read_the_question_for_the_search(
     assert out["filters"]["status"] is None and out["filters"]["start"] is None
     assert out["content_keywords"] == offline["content_keywords"]
     assert "Buy a second washing machine" not in out["answer"]
+    # every request asks for a grounded answer or a lead, none to read the question
     systems = [body["messages"][0]["content"] for body in fake_openai.chat_requests]
-    assert fake_openai.chat_requests and ANALYSIS_PROMPT not in systems
+    assert systems and set(systems) <= {GROUNDED_PROMPT, LEAD_PROMPT}
 
 
 def test_the_model_cites_a_proposal_and_the_listing_is_ours(
@@ -215,7 +196,6 @@ def test_a_question_asking_for_proposals_is_listed_by_our_search(
     ask: Callable[..., list[dict[str, Any]]], fake_openai: FakeOpenAI
 ) -> None:
     model = Model(fake_openai)
-    model.reading = {**DOCS_READING, "intent": "query_proposals", "content_keywords": "party"}
     # a model that would answer with another proposal than the search finds
     model.grounded = lambda body: grounded("Only #1.", ["P1"], "proposals")
     question = "have there been any proposals about a party?"

@@ -15,12 +15,11 @@ import openai
 import pytest
 
 from app.config import Settings
-from app.core.ask.analysis import AskAnalysis, analyze_question
-from app.domain.models import ProposalStatus, ProposalType
 from app.services.llm import AnswerContext, LLMError, LLMService
+from app.services.llm.base import EvidenceItem, GroundedContext, GroundedReply
 from app.services.llm.factory import build_llm_service
 from app.services.llm.openai_backend import FENCE_CLOSE, FENCE_OPEN, OpenAIBackend
-from tests.support.fake_openai import FakeOpenAI, Reply
+from tests.support.fake_openai import FakeOpenAI, Reply, grounded
 
 QUESTION = "Which multiple choice proposals about the garden budget closed last week?"
 CONTEXT = AnswerContext(
@@ -32,20 +31,27 @@ CONTEXT = AnswerContext(
     ],
     cited_ids=frozenset({3, 7}),
 )
+GROUNDED = GroundedContext(
+    QUESTION,
+    (
+        EvidenceItem("P3", "proposals", "#3 Garden budget (closed 2026-11-12). Tools, 400 EUR."),
+        EvidenceItem("D1", "documents", "“Garden rules”: the budget is voted on each spring."),
+    ),
+)
+ANSWER = "Proposal #3 on the garden budget closed last week."
+ANSWERED = grounded(ANSWER, ["P3"], "proposals")
+REPLY = GroundedReply(ANSWER, ("P3",), "proposals")
+
+# The two /ask steps a model takes, and what stands when it fails: the template lead,
+# or no grounded answer (the caller's offline answer).
+STEPS = ["answer", "grounded"]
+OFFLINE: dict[str, object] = {"answer": CONTEXT.lead, "grounded": None}
 
 
-def analysis(**overrides: Any) -> str:
-    values: dict[str, Any] = {
-        "intent": "query_proposals",
-        "content_keywords": "garden budget",
-        "status": "closed",
-        "proposal_type": "multiple_choice",
-        "date_phrase": "last week",
-        "date_field": "deadline",
-        "proposer": None,
-    }
-    values.update(overrides)
-    return json.dumps(values)
+async def ask(service: LLMService, step: str) -> object:
+    if step == "answer":
+        return await service.write_lead(CONTEXT)
+    return await service.answer_grounded(GROUNDED)
 
 
 Connect = Callable[..., LLMService]
@@ -79,36 +85,19 @@ def settings_for(fake: FakeOpenAI, **overrides: Any) -> Settings:
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 
 
-# ----- analysis ---------------------------------------------------------------------
+# ----- the request, retries and fallbacks ------------------------------------------
 
 
-async def test_analysis_reply_is_parsed_and_enums_mapped(
+async def test_grounded_request_asks_for_the_strict_schema(
     fake_openai: FakeOpenAI, connect: Connect
 ) -> None:
-    fake_openai.content = analysis(content_keywords="  garden budget ", proposer="")
+    fake_openai.content = ANSWERED
     service = connect()
 
-    result = await service.analyze_ask_query(QUESTION)
+    assert await service.answer_grounded(GROUNDED) == REPLY
 
-    assert result == AskAnalysis(
-        intent="query_proposals",
-        content_keywords="garden budget",
-        status=ProposalStatus.CLOSED,
-        proposal_type=ProposalType.MULTIPLE_CHOICE,
-        date_phrase="last week",
-        date_field="deadline",
-        proposer=None,
-    )
     assert service.fallbacks == {}
     assert service.backend_name == "openai"
-
-
-async def test_analysis_request_asks_for_the_strict_schema(
-    fake_openai: FakeOpenAI, connect: Connect
-) -> None:
-    fake_openai.content = analysis()
-    await connect().analyze_ask_query(QUESTION)
-
     (request,) = fake_openai.requests
     assert request.path == "/v1/chat/completions"
     assert request.headers["authorization"] == "Bearer test-key"
@@ -116,64 +105,36 @@ async def test_analysis_request_asks_for_the_strict_schema(
     assert body["model"] == "fake-small"
     assert body["temperature"] == 0
     assert [m["role"] for m in body["messages"]] == ["system", "user"]
-    assert body["messages"][1]["content"] == QUESTION
+    assert body["messages"][1]["content"].startswith(f"Question: {QUESTION}\n")
     fmt = body["response_format"]
     assert fmt["type"] == "json_schema"
     assert fmt["json_schema"]["strict"] is True
     schema = fmt["json_schema"]["schema"]
     assert schema["additionalProperties"] is False
-    # every field a model reads; the language is detected before the model is asked
-    assert set(schema["required"]) == set(AskAnalysis.__dataclass_fields__) - {"language"}
-    assert schema["properties"]["status"]["enum"] == ["open", "closed", "cancelled", None]
-
-
-async def test_other_intents_drop_the_proposal_filters(
-    fake_openai: FakeOpenAI, connect: Connect
-) -> None:
-    fake_openai.content = analysis(intent="query_general_docs", content_keywords="recycling rules")
-
-    result = await connect().analyze_ask_query("What are the recycling rules?")
-
-    assert result == AskAnalysis(intent="query_general_docs", content_keywords="recycling rules")
-
-
-async def test_server_without_schemas_gets_json_object_from_then_on(
-    fake_openai: FakeOpenAI, connect: Connect
-) -> None:
-    fake_openai.mode = "no_schema"
-    fake_openai.content = analysis()
-    service = connect()
-
-    first = await service.analyze_ask_query(QUESTION)
-    assert fake_openai.chat_calls == 2
-    second = await service.analyze_ask_query(QUESTION)
-
-    formats = [body["response_format"]["type"] for body in fake_openai.chat_requests]
-    assert formats == ["json_schema", "json_object", "json_object"]
-    assert first == second
-    assert first.status is ProposalStatus.CLOSED
-    assert service.fallbacks == {}
+    assert schema["required"] == ["answer", "cites", "source"]
+    assert schema["properties"]["source"]["enum"] == ["documents", "proposals", "facts", "none"]
 
 
 async def test_an_unrelated_bad_request_keeps_schemas_on(
     fake_openai: FakeOpenAI, connect: Connect
 ) -> None:
-    fake_openai.content = analysis()
+    fake_openai.content = ANSWERED
     fake_openai.script("too_long")
     service = connect()
 
-    await service.analyze_ask_query(QUESTION)  # answered offline: the model refused the prompt
-    assert service.fallbacks == {"analysis": 1}
-    second = await service.analyze_ask_query(QUESTION)
+    assert await service.answer_grounded(GROUNDED) is None  # the model refused the prompt
+    assert service.fallbacks == {"grounded": 1}
+    second = await service.answer_grounded(GROUNDED)
 
     formats = [body["response_format"]["type"] for body in fake_openai.chat_requests]
     assert formats == ["json_schema", "json_schema"]
-    assert second.status is ProposalStatus.CLOSED
+    assert second == REPLY
 
 
 @pytest.mark.parametrize("max_retries", [0, 1])
-async def test_timeout_falls_back_to_the_offline_analysis(
-    fake_openai: FakeOpenAI, max_retries: int
+@pytest.mark.parametrize("step", STEPS)
+async def test_timeout_falls_back_to_the_offline_answer(
+    fake_openai: FakeOpenAI, step: str, max_retries: int
 ) -> None:
     fake_openai.mode = "timeout"
     fake_openai.timeout_delay = 2.0
@@ -182,38 +143,39 @@ async def test_timeout_falls_back_to_the_offline_analysis(
     )
     try:
         assert isinstance(service.primary, OpenAIBackend)
-        result = await service.analyze_ask_query(QUESTION)
+        result = await ask(service, step)
     finally:
         await service.aclose()
 
-    assert result == analyze_question(QUESTION)
-    assert service.fallbacks["analysis"] == 1
+    assert result == OFFLINE[step]
+    assert service.fallbacks[step] == 1
     assert fake_openai.chat_calls == 1 + max_retries
 
 
 @pytest.mark.parametrize("max_retries", [0, 2])
+@pytest.mark.parametrize("step", STEPS)
 async def test_server_error_is_retried_then_falls_back(
-    fake_openai: FakeOpenAI, connect: Connect, max_retries: int
+    fake_openai: FakeOpenAI, connect: Connect, step: str, max_retries: int
 ) -> None:
     fake_openai.mode = "500"
     service = connect(max_retries=max_retries)
 
-    result = await service.analyze_ask_query(QUESTION)
+    result = await ask(service, step)
 
-    assert result == analyze_question(QUESTION)
-    assert service.fallbacks["analysis"] == 1
+    assert result == OFFLINE[step]
+    assert service.fallbacks[step] == 1
     assert fake_openai.chat_calls == 1 + max_retries
 
 
 async def test_a_retried_server_error_can_still_succeed(
     fake_openai: FakeOpenAI, connect: Connect
 ) -> None:
-    fake_openai.script("500", Reply("ok", content=analysis(status="open")))
+    fake_openai.script("500", Reply("ok", content=ANSWERED))
     service = connect(max_retries=1)
 
-    result = await service.analyze_ask_query(QUESTION)
+    result = await service.answer_grounded(GROUNDED)
 
-    assert result.status is ProposalStatus.OPEN
+    assert result == REPLY
     assert fake_openai.chat_calls == 2
     assert service.fallbacks == {}
 
@@ -224,41 +186,46 @@ async def test_a_retried_server_error_can_still_succeed(
         Reply("malformed"),
         Reply("invalid_enum"),
         Reply("empty"),
-        Reply("ok", content=analysis(proposal_type="ranked")),
-        Reply("ok", content=analysis(intent="query_weather")),
-        Reply("ok", content=analysis(date_field="yesterday")),
-        Reply("ok", content=json.dumps({"intent": "query_proposals", "status": "open"})),
+        Reply("ok", content=json.dumps({"answer": ANSWER, "cites": {"P3": 1},
+                                        "source": "proposals"})),
+        Reply("ok", content=json.dumps({"answer": None, "cites": ["P3"], "source": "proposals"})),
+        Reply("ok", content=json.dumps({"answer": ANSWER, "cites": ["P3"]})),
         Reply("ok", content="[1, 2, 3]"),
     ],
-    ids=["malformed", "invalid_status", "no_choices", "invalid_type", "invalid_intent",
-         "invalid_date_field", "missing_keys", "not_an_object"],
+    ids=["malformed", "invalid_source", "no_choices", "cites_not_a_list", "answer_not_text",
+         "missing_keys", "not_an_object"],
 )  # fmt: skip
-async def test_unusable_analysis_falls_back(
+async def test_unusable_grounded_reply_falls_back(
     fake_openai: FakeOpenAI, connect: Connect, reply: Reply
 ) -> None:
     fake_openai.script(reply)
     service = connect()
 
-    result = await service.analyze_ask_query(QUESTION)
+    result = await service.answer_grounded(GROUNDED)
 
-    assert result == analyze_question(QUESTION)
-    assert service.fallbacks["analysis"] == 1
+    assert result is None
+    assert service.fallbacks["grounded"] == 1
     assert fake_openai.chat_calls == 1  # a bad reply is not a reason to ask again
 
 
+@pytest.mark.parametrize("step", STEPS)
 async def test_backend_errors_are_llm_errors_chained_to_the_cause(
-    fake_openai: FakeOpenAI,
+    fake_openai: FakeOpenAI, step: str
 ) -> None:
     fake_openai.mode = "500"
     backend = OpenAIBackend("test-key", base_url=fake_openai.base_url, max_retries=0)
+    calls = {
+        "answer": lambda: backend.write_lead(CONTEXT),
+        "grounded": lambda: backend.answer_grounded(GROUNDED),
+    }
     try:
         with pytest.raises(LLMError) as caught:
-            await backend.analyze_ask_query(QUESTION)
+            await calls[step]()
     finally:
         await backend.aclose()
 
     assert isinstance(caught.value.__cause__, openai.InternalServerError)
-    assert QUESTION not in str(caught.value)
+    assert QUESTION not in str(caught.value) and CONTEXT.question not in str(caught.value)
 
 
 # ----- the lead ---------------------------------------------------------------------
@@ -358,17 +325,20 @@ async def test_failures_never_log_the_question_or_evidence(
         evidence=["#5 Rent increase: Zanzibar-Quokka-7731 commented"],
         cited_ids=frozenset({5}),
     )
+    keyed = GroundedContext(
+        secret, (EvidenceItem("P5", "proposals", "#5 Rent increase: Zanzibar-Quokka-7731"),)
+    )
     service = connect(max_retries=1)
     fake_openai.script("500", "malformed", "no_schema", "invalid_enum", "500", "500")
 
-    await service.analyze_ask_query(secret)  # 500, then a malformed reply
-    await service.analyze_ask_query(secret)  # 400 on the schema, then an invalid enum
+    assert await service.answer_grounded(keyed) is None  # 500, then a malformed reply
+    assert await service.answer_grounded(keyed) is None  # 400 on the schema, then a bad enum
     await service.write_lead(context)  # 500 twice
 
-    assert service.fallbacks == {"analysis": 2, "answer": 1}
+    assert service.fallbacks == {"grounded": 2, "answer": 1}
     assert fake_openai.chat_calls == 6
     assert "Zanzibar-Quokka-7731" not in caplog.text
-    assert any("LLM analysis failed (LLMError)" in r.getMessage() for r in caplog.records)
+    assert any("LLM grounded failed (LLMError)" in r.getMessage() for r in caplog.records)
 
 
 async def test_factory_without_a_key_is_offline_only() -> None:
@@ -376,15 +346,16 @@ async def test_factory_without_a_key_is_offline_only() -> None:
 
     assert service.primary is None
     assert service.backend_name == "offline"
-    assert await service.analyze_ask_query(QUESTION) == analyze_question(QUESTION)
+    assert await service.answer_grounded(GROUNDED) is None  # the offline answer stands
+    assert await service.write_lead(CONTEXT) == CONTEXT.lead
     await service.aclose()
 
 
 async def test_factory_with_a_key_uses_the_settings(fake_openai: FakeOpenAI) -> None:
     service = build_llm_service(settings_for(fake_openai, openai_model="m1"))
     try:
-        fake_openai.content = analysis()
-        await service.analyze_ask_query(QUESTION)
+        fake_openai.content = ANSWERED
+        assert await service.answer_grounded(GROUNDED) == REPLY
         fake_openai.content = "#3 is open."
         await service.write_lead(CONTEXT)
     finally:

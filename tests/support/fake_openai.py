@@ -8,18 +8,19 @@ Script a test by setting ``server.mode`` (the default for every chat call) or qu
 one-off replies with ``server.script(...)``, consumed one per chat call:
 
     fake_openai.mode = "no_schema"
-    fake_openai.content = '{"intent": "query_facts", ...}'
+    fake_openai.content = grounded("Each box holds 35 litres.", ["D1"])
     fake_openai.script(Reply("500"), Reply("ok", content="Hello"))
 
 Modes: ``ok`` (``content``, a string or a callable of the request body),
 ``timeout`` (waits ``timeout_delay`` seconds, then answers ok), ``500``,
-``malformed`` (content that is not JSON), ``invalid_enum`` (JSON whose status is
-"archived"), ``no_schema`` (HTTP 400 when ``response_format.type`` is
+``malformed`` (content that is not JSON), ``invalid_enum`` (a grounded answer whose
+source is "archived"), ``no_schema`` (HTTP 400 when ``response_format.type`` is
 ``json_schema``, else ok), ``llama_cpp`` (what llama-cpp-python's server answers to a
 ``json_schema`` format: HTTP 500 quoting the request's validation error; a
 ``json_object`` format, with or without a ``schema``, is answered) and ``empty`` (no
 choices).
 
+``content`` is by default a grounded answer saying the records do not answer.
 ``grounded(answer, cites, source)`` builds a grounded answer's JSON; ``offered_keys``
 reads the evidence keys a grounded request offered.
 """
@@ -41,15 +42,7 @@ import pytest
 
 Content = str | Callable[[dict[str, Any]], str]
 
-DEFAULT_ANALYSIS: dict[str, Any] = {
-    "intent": "query_proposals",
-    "content_keywords": "garden",
-    "status": "open",
-    "proposal_type": None,
-    "date_phrase": None,
-    "date_field": None,
-    "proposer": None,
-}
+DEFAULT_CONTENT = json.dumps({"answer": "", "cites": [], "source": "none"})
 # llama-cpp-python's server validates the request with pydantic; its route handler turns
 # the validation error into an OpenAI-style error with status 500 (server/errors.py).
 # As llama-cpp-python 0.3.36 answers (its traceback lines aside).
@@ -59,7 +52,7 @@ LLAMA_CPP_REFUSAL = (
     "'ctx': {'expected': \"'text' or 'json_object'\"}}"
 )
 MALFORMED_CONTENT = "Sure! The question is about open garden proposals."
-INVALID_ENUM_CONTENT = json.dumps({**DEFAULT_ANALYSIS, "status": "archived"})
+INVALID_ENUM_CONTENT = json.dumps({"answer": "It was archived.", "cites": [], "source": "archived"})
 EMBEDDING_DIMENSIONS = 8
 
 
@@ -79,7 +72,7 @@ class RecordedRequest:
 class FakeOpenAI:
     def __init__(self) -> None:
         self.mode = "ok"
-        self.content: Content = json.dumps(DEFAULT_ANALYSIS)
+        self.content: Content = DEFAULT_CONTENT
         self.timeout_delay = 2.0
         self.retry_after_ms: int | None = 10  # keeps the client's retry back-off short
         # A real model behind /v1/embeddings (texts -> vectors); None: hashed vectors.
@@ -227,7 +220,7 @@ def offered_keys(body: dict[str, Any]) -> list[str]:
 
 
 def is_grounded(body: dict[str, Any]) -> bool:
-    """Whether a chat request asks for a grounded answer (not a reading or a lead)."""
+    """Whether a chat request asks for a grounded answer (not a lead)."""
     system = str(body["messages"][0].get("content", ""))
     return system.startswith("You answer a community member's question using only")
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.core.ask.analysis import AskAnalysis
-from app.domain.models import ProposalStatus
 from app.services.llm import AnswerContext, LLMError
 from tests.conftest import ADMIN_ID, BotHarness
 from tests.telegram.helpers import create_via_bot
@@ -105,9 +103,6 @@ class Recorder:
     def __init__(self) -> None:
         self.contexts: list[AnswerContext] = []
 
-    async def analyze_ask_query(self, question: str, language: str = "en") -> AskAnalysis:
-        raise LLMError("no model here")
-
     async def write_lead(self, context: AnswerContext) -> str:
         self.contexts.append(context)
         raise LLMError("no model here")
@@ -201,31 +196,6 @@ async def test_an_everyday_status_word_is_not_a_filter(bot: BotHarness) -> None:
     assert answer.startswith("I found 1 open proposal about “gym”.")
     assert f"#{weights} Gym weights (open until" in answer
     assert "I answered from proposals because it asks for proposals by status" in answer
-
-
-class Reader(Recorder):
-    """A model that would read every question as one about open proposals."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.read: list[str] = []
-
-    async def analyze_ask_query(self, question: str, language: str = "en") -> AskAnalysis:
-        self.read.append(question)
-        return AskAnalysis(
-            intent="query_proposals", content_keywords="gym Sundays", status=ProposalStatus.OPEN
-        )
-
-
-async def test_a_model_never_reads_the_question_for_the_search(bot: BotHarness) -> None:
-    reader = Reader()
-    bot.services.llm.primary = reader
-    await create_via_bot(bot, "Gym weights; Buy new weights for the gym; Yes, No")
-    await bot.services.documents.knowledge_import("Gym hours", GYM, category="facilities")
-    [answer] = await bot.send("/ask is the gym open on Sundays?")
-    assert answer.startswith("According to “Gym hours”:")
-    assert "I answered from documents because a document passage matches it best." in answer
-    assert reader.read == []  # the rules read it; the model reads only what was found
 
 
 async def test_dates_are_read_in_the_direction_the_question_implies(bot: BotHarness) -> None:

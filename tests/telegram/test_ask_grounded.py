@@ -16,17 +16,13 @@ RULES = (
     "Members who move out give one month's notice to the secretary. "
     "Applicants must be aged 18 or over and sign the house agreement."
 )
-READING = {
-    "intent": "query_general_docs", "content_keywords": None, "status": None,
-    "proposal_type": None, "date_phrase": None, "date_field": None, "proposer": None,
-}  # fmt: skip
 
 
 def _use_model(bot: BotHarness, fake: FakeOpenAI, answer: Any) -> None:
     def reply(body: dict[str, Any]) -> str:
         if is_grounded(body):
             return str(answer(body))
-        return json.dumps(READING) if body.get("response_format") else "Here it is."
+        return "Here it is."
 
     fake.content = reply
     bot.services.context.pipeline = "general"

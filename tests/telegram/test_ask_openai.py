@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from app.services.llm.openai_backend import FENCE_CLOSE, FENCE_OPEN, OpenAIBackend
 from tests.conftest import BotHarness
-from tests.support.fake_openai import DEFAULT_ANALYSIS as ANALYSIS
 from tests.support.fake_openai import FakeOpenAI, Reply, grounded, is_grounded, offered_keys
 from tests.telegram.helpers import create_via_bot
 
-
-def _model(body: dict[str, Any]) -> str:
-    """Analysis requests ask for JSON; answer requests get a short lead."""
-    if body.get("response_format"):
-        return json.dumps(ANALYSIS)
-    return "The garden proposal is still open for votes."
+LEAD = "The garden proposal is still open for votes."
 
 
 def _use_model(bot: BotHarness, fake: FakeOpenAI) -> None:
@@ -28,12 +21,12 @@ def _use_model(bot: BotHarness, fake: FakeOpenAI) -> None:
 async def test_a_model_writes_the_lead_of_a_listing_the_rules_read(
     bot: BotHarness, fake_openai: FakeOpenAI
 ) -> None:
-    fake_openai.content = _model
+    fake_openai.content = LEAD
     _use_model(bot, fake_openai)
     garden = await create_via_bot(bot, "Garden beds; Build raised garden beds; Yes, No")
     await create_via_bot(bot, "Pizza party; Friday pizza; Yes, No")
     [answer] = await bot.send("/ask is anything about the garden still open?")
-    assert answer.startswith("The garden proposal is still open for votes.")
+    assert answer.startswith(LEAD)
     assert f"#{garden} Garden beds (open until" in answer and "Pizza" not in answer
     assert fake_openai.chat_calls == 1  # the lead: the rules read the question
     assert fake_openai.embedding_calls == 0  # the question is embedded locally, once
@@ -58,7 +51,7 @@ async def test_document_text_is_fenced_as_data_and_votes_never_sent(
     fake_openai.content = lambda body: (
         grounded("Water the plants on Mondays.", offered_keys(body)[:1])
         if is_grounded(body)  # the model answers documents from the keyed evidence
-        else json.dumps({**ANALYSIS, "intent": "query_general_docs", "status": None})
+        else "Here is what I found."
     )
     _use_model(bot, fake_openai)
     poll = await create_via_bot(bot, "Office plants; Buy plants; Ferns, Cacti")

@@ -4,11 +4,8 @@ proposal ids cited and their buttons."""
 
 from __future__ import annotations
 
-import json
-
-from app.services.llm.openai_backend import ANALYSIS_PROMPT, OpenAIBackend
+from app.services.llm.openai_backend import LEAD_PROMPT, OpenAIBackend
 from tests.conftest import BotHarness
-from tests.support.fake_openai import DEFAULT_ANALYSIS as ANALYSIS
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.i18n import assert_translated
 from tests.telegram.helpers import create_via_bot
@@ -92,14 +89,9 @@ async def test_the_question_language_wins_over_the_members(bot: BotHarness) -> N
 async def test_with_a_model_the_prompt_names_the_language_and_filters_stay_checked(
     bot: BotHarness, fake_openai: FakeOpenAI
 ) -> None:
-    """The model reads a Spanish question (its date phrase in Spanish, read with the
-    Spanish date words) and is told to answer in Spanish; a value outside the schema is
-    refused and the offline Spanish reading answers instead."""
-    reading = {**ANALYSIS, "content_keywords": "huerto", "status": None,
-               "date_phrase": "esta semana", "date_field": "creation"}  # fmt: skip
-    fake_openai.content = lambda body: (
-        json.dumps(reading) if body.get("response_format") else "Hay un huerto nuevo: #1."
-    )
+    """The rules read a Spanish question (its date phrase read with the Spanish date
+    words) and its filters; the model is told to write the lead in Spanish."""
+    fake_openai.content = "Hay un huerto nuevo: #1."
     bot.services.llm.primary = OpenAIBackend(
         "test-key", base_url=fake_openai.base_url, timeout=2.0, max_retries=0
     )
@@ -116,9 +108,9 @@ async def test_with_a_model_the_prompt_names_the_language_and_filters_stay_check
 
     [answer] = await bot.send("/ask propuestas abiertas sobre huertos", user_id=ASKER)
     assert "Filtré por propuestas abiertas (1 propuesta)" in answer
-    # the rules read the question, in Spanish; the model only writes the lead
+    # the rules read the question, in Spanish; the model only writes the leads
     systems = [r["messages"][0]["content"] for r in fake_openai.chat_requests]
-    assert ANALYSIS_PROMPT not in systems
+    assert systems == [LEAD_PROMPT, LEAD_PROMPT]
 
 
 async def test_every_sentence_of_an_answer_is_translated(bot: BotHarness) -> None:

@@ -28,7 +28,6 @@ from app.core.ask.multilingual import (
     direction,
     english_phrase,
     english_words,
-    in_language,
     read_question,
 )
 from app.domain.models import ProposalStatus
@@ -361,15 +360,6 @@ def test_a_deadline_counted_ahead_is_a_window_from_now(
     assert analysis.intent == "query_proposals"
     assert analysis.date_field == field
     assert found == DateRange(start, end)
-
-
-def test_a_models_reading_gets_the_same_window() -> None:
-    said = AskAnalysis(intent="query_proposals", date_phrase="dentro de 2 semanas",
-                       date_field="deadline", language="es")  # fmt: skip
-    assert in_language(said, "es").date_phrase == "desde ahora hasta dentro de 2 semanas"
-    created = AskAnalysis(intent="query_proposals", date_phrase="in 2 weeks",
-                          date_field="creation")  # fmt: skip
-    assert in_language(created, "en") == created
 
 
 # The verbs of closing set the closed status as well as the deadline, as "closed" does.

@@ -13,6 +13,4 @@
 - ``mentions``: a member named without "@" after "from" or "by" read as a proposer.
 - ``answers`` / ``knowledge_answers``: the text of proposal, document and fact answers.
 - ``models``: the filters and response every front door shares.
-
-Kept free of imports so that ``app.services.llm`` can use ``analysis`` without a cycle.
 """

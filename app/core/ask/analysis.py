@@ -1,10 +1,10 @@
 """Rule-based reading of an /ask question: intent, filters and content keywords.
 
-This is the offline backend's analysis, and the safety net when a model's answer
-is unusable. It is deliberately plain: word lists and a few patterns, applied in
-an order that lets the more specific reading win (a date phrase is taken out
-before status words are looked for, so "closed last week" is a deadline range,
-not a status).
+This is how /ask reads an English question, with or without a model (other
+languages: ``multilingual``). It is deliberately plain: word lists and a few
+patterns, applied in an order that lets the more specific reading win (a date phrase
+is taken out before status words are looked for, so "closed last week" is a deadline
+range, not a status).
 """
 
 from __future__ import annotations

@@ -260,11 +260,3 @@ def direction(question: str, analysis: AskAnalysis) -> Direction:
     if rules is None:
         return date_direction(question, analysis)
     return date_direction(question, analysis, rules.past, rules.future, rules.creation)
-
-
-def in_language(analysis: AskAnalysis, language: str) -> AskAnalysis:
-    """A backend's reading marked with the question's language (its date read as the
-    rules read it: a deadline counted ahead is a window from now)."""
-    if analysis.language != language:
-        analysis = replace(analysis, language=language)
-    return deadline_window(analysis)

@@ -1,10 +1,10 @@
 """What every LLM backend offers, and the data it is given.
 
-A backend does three things for /ask: read a question (intent, keywords, filters),
-write the opening of the answer from retrieved evidence, and answer a question from
-the keyed evidence found for it, citing the keys (``answer_grounded``); one for closing:
-group free-form submissions into named themes; and one for the fact graph: read the
-facts a document chunk states. Everything else in
+A backend does two things for /ask: write the opening of the answer from retrieved
+evidence, and answer a question from the keyed evidence found for it, citing the keys
+(``answer_grounded``); one for closing: group free-form submissions into named themes;
+and one for the fact graph: read the facts a document chunk states. The question itself
+is read by the rules (``app.core.ask``), with or without a model. Everything else in
 an answer (the list of proposals, how they were found, the hints) is composed by
 ``core`` from the data itself, so a model can phrase but never invent citations.
 """
@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
-
-from app.core.ask.analysis import AskAnalysis
 
 
 class LLMError(Exception):
@@ -94,11 +92,6 @@ class GroundedReply:
 
 class LLMBackend(Protocol):
     name: str
-
-    async def analyze_ask_query(self, question: str, language: str = "en") -> AskAnalysis:
-        """Intent, keywords and filters of a question (``language``: the one it is written
-        in, a catalog name); raises LLMError on failure."""
-        ...
 
     async def write_lead(self, context: AnswerContext) -> str:
         """The direct answer (one to three sentences); raises LLMError on failure."""

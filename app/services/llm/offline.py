@@ -1,9 +1,7 @@
-"""The offline backend: rule-based analysis and template answers, no network."""
+"""The offline backend: template answers, no network."""
 
 from __future__ import annotations
 
-from app.core.ask.analysis import AskAnalysis
-from app.core.ask.multilingual import read_question
 from app.services.llm.base import (
     AnswerContext,
     ExtractedFact,
@@ -18,9 +16,6 @@ class OfflineBackend:
     """Deterministic: the same question over the same data gives the same answer."""
 
     name = "offline"
-
-    async def analyze_ask_query(self, question: str, language: str = "en") -> AskAnalysis:
-        return read_question(question, language)
 
     async def write_lead(self, context: AnswerContext) -> str:
         return context.lead

@@ -6,8 +6,6 @@ from __future__ import annotations
 import logging
 from collections import Counter
 
-from app.core.ask.analysis import AskAnalysis
-from app.core.ask.multilingual import in_language
 from app.services.llm.base import (
     AnswerContext,
     ExtractedFact,
@@ -40,16 +38,6 @@ class LLMService:
     @property
     def backend_name(self) -> str:
         return self.primary.name if self.primary else self.offline.name
-
-    async def analyze_ask_query(self, question: str, language: str = "en") -> AskAnalysis:
-        """``language``: the question's (a catalog name); the reading is marked with it."""
-        if self.primary is not None:
-            try:
-                found = await self.primary.analyze_ask_query(question, language)
-                return in_language(found, language)
-            except Exception as exc:  # any failure: the offline reading still answers
-                self._fell_back("analysis", exc)
-        return await self.offline.analyze_ask_query(question, language)
 
     async def write_lead(self, context: AnswerContext) -> str:
         if self.primary is not None and context.evidence:
