@@ -84,11 +84,25 @@ def test_features_and_the_quote() -> None:
     assert by_name[0]["cosine"] == 1.0 and by_name[1]["cosine"] == 0.0
     assert by_name[0]["passage"] == 1.0 and by_name[3]["passage"] == 0.0  # in the passage or not
     assert by_name[0]["covered"] > by_name[3]["covered"]  # "lockers" under its heading
+    # "how big" asks a quantity: only the unit that gives a number has it
+    assert [r["quantity"] for r in by_name] == [0.0, 1.0, 0.0, 0.0]
+    # each candidate against the question's best one
+    assert by_name[0]["cosine_gap"] == 0.0 and by_name[1]["cosine_gap"] == -1.0
+    assert max(r["covered_gap"] for r in by_name) == 0.0
+    assert by_name[3]["covered_gap"] == by_name[3]["covered"] - by_name[0]["covered"]
     ranked = sentences.rank(candidates, rows)
     assert ranked[0].unit.text in {u.text for u in units}
     second = next(s for s in ranked if s.unit == units[1])
     # the quote goes on under the same heading, and stops at the next one
     assert sentences.quote(second) == "Each locker holds 35 litres. Keys are kept by the caretaker."
+
+
+def test_a_quantity_is_asked_by_the_questions_form_and_given_by_a_number() -> None:
+    asked = ["how many seats are there?", "when does the bar close", "minimum age to join"]
+    assert all(sentences.asks_quantity(q) for q in asked)
+    assert not sentences.asks_quantity("who runs the bar?")
+    assert sentences.states_number("open until 22:00") and sentences.states_number("twice a year")
+    assert not sentences.states_number("Keys are kept by the caretaker.")
 
 
 def test_a_long_quote_is_cut_at_a_word() -> None:

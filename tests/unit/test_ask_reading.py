@@ -42,3 +42,14 @@ def test_a_long_typo_of_a_common_word_is_not_read_as_ours() -> None:
     lexicon = Lexicon([*TEXTS, "Two proposals are pending"])
     assert lexicon.correct("pendng") == "pending"  # one edit from ours
     assert lexicon.correct("openning") is None  # two from "pending", one from "opening"
+
+
+def test_what_the_community_never_mentions() -> None:
+    # every term is in the texts, the graph's names or the bot's own words
+    assert LEXICON.unmentioned("Which proposals did the Green Committee close?") == 0.0
+    assert LEXICON.unmentioned("rules for chess") == 0.5  # "rule" is ours, "chess" is not
+    assert LEXICON.unmentioned("the of and") == 0.0  # no term to measure
+    # the terms are read as the lexical index reads them: stemmed, hyphens joined
+    stemmed = Lexicon(["The gardens are watered daily; Wi-Fi in the shed."])
+    assert stemmed.unmentioned("who waters the garden") == 0.0
+    assert stemmed.unmentioned("wifi password") == 0.5

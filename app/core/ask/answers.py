@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 
 from app.core.ask.analysis import STOP_WORDS
 from app.core.ask.models import CREATION, AskFilters, DocumentHit
+from app.core.ask.sentences import asks_quantity, states_number
 from app.domain.messages import N_
 from app.domain.models import Proposal, ProposalStatus, ProposalType, User
 from app.i18n import Translator
@@ -292,13 +293,6 @@ def _content_forms(text: str) -> set[str]:
 
 
 QUANTITY_GIVEN = 100  # a sentence giving the quantity asked for comes first
-_DIGIT = re.compile(r"\d")
-# The question-form cue a number answers: how many, how much, how long, how often, ...
-_QUANTITY = re.compile(
-    r"\b(?:how (?:many|much|long|often|old|big|large|far|soon|early|late)|when|what time|"
-    r"minimum|maximum|min|max|limit|number|age|cost|price|fee|deadline)\b",
-    re.I,
-)
 
 
 def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> list[str]:
@@ -307,7 +301,7 @@ def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> li
     quantity asked for is taken first ("Price: 7,850 EUR ..." for "how much did the
     bike shelter cost?")."""
     wanted = _content_forms(question)
-    given = bool(_QUANTITY.search(question))
+    given = asks_quantity(question)
     scored = []
     order = 0
     for passage in passages:
@@ -318,7 +312,7 @@ def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> li
             sentences = sentences[:-1]  # and ends mid-sentence
         for sentence in sentences:
             overlap = len(wanted & _content_forms(sentence))
-            overlap += QUANTITY_GIVEN if given and _DIGIT.search(sentence) else 0
+            overlap += QUANTITY_GIVEN if given and states_number(sentence) else 0
             scored.append((overlap, -order, sentence.strip()))
             order += 1
     top = sorted(scored, reverse=True)[:limit]

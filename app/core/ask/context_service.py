@@ -129,7 +129,7 @@ class ContextService:
         self.fact_search = FactSearch(db, vectors, language, fact_vectors)
         self._english = translator("en", timezone)  # what a model reads as evidence
         self.help = HelpIndex(vectors.embed, timezone, vectors.model_name)
-        self.spelling = Speller(db)
+        self.spelling = Speller(db, language)
 
     async def warm(self, language: str) -> None:
         """What the first question would otherwise build: the manual's index in English
@@ -329,6 +329,7 @@ class ContextService:
             self.fact_search.search(text, embedding),
         )
         best = await self._sentences(text, embedding, found, analysis.language)
+        unmentioned = await self.spelling.unmentioned(text, analysis.language)
         help_strength = 0.0
         if HOW_TO.match(text) and not about_proposals:
             manual = await self.help.scored(text, embedding)
@@ -345,6 +346,7 @@ class ContextService:
             facts,
             analysis.language,
             form,
+            unmentioned,
         )
         return Gathered(
             analysis, filters, notes, keywords, embedding, outcome, found, best,

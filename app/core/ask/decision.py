@@ -4,11 +4,12 @@ Every question is searched in all three sources before anything is decided. What
 found is summed up in a few signals that mean the same in any community: how the
 question reads (the reading's cue: proposals, facts or documents; whether it states a
 filter; whether it asks "who"), how strongly each source matched (the best passage's
-and sentence's cosine, the best proposal's and fact's), and how much of the question's
-content the best of each covers. A multinomial logistic regression over them gives
-each outcome a probability: proposals, documents, facts, or nothing. Its coefficients
-live in decision.json beside this file; scripts/fit_ask_decision.py refits them from
-the development communities' labelled questions (tests/fixtures/communities).
+and sentence's cosine, the best proposal's and fact's), how much of the question's
+content the best of each covers, and how much of it the community never mentions. A
+multinomial logistic regression over them gives each outcome a probability: proposals,
+documents, facts, or nothing. Its coefficients live in decision.json beside this file;
+scripts/fit_ask_decision.py refits them from the development communities' labelled
+questions (tests/fixtures/communities).
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ class Signals:
     fact_relation: float  # ... of those not naming where it starts: the relation asked
     fact_margin: float  # its score minus the best path's ending elsewhere
     fact_predicate: float  # its relation's cosine minus the graph's closest relation's
+    unmentioned: float  # share of the question's terms the community never mentions
 
     def vector(self) -> np.ndarray:
         return np.array(list(asdict(self).values()), dtype=np.float64)
@@ -89,9 +91,12 @@ def signals(
     facts: FactsFound | None,
     language: str,
     form: dict[str, float] | None = None,
+    unmentioned: float = 0.0,
 ) -> Signals:
     """``intent`` is the rules' reading (the cue); ``form`` the fitted reading's
-    probabilities (reading.py); without it (a question not in English) the cue stands in."""
+    probabilities (reading.py); without it (a question not in English) the cue stands in.
+    ``unmentioned``: the share of its terms nothing in the community mentions
+    (spelling.Speller.unmentioned)."""
     asked = set(lexical_terms(question, language))
     # the best proposal kept, else the best candidate the cut left out: how near it came
     near = max(proposals.candidates, key=lambda r: r.score, default=None)
@@ -127,6 +132,7 @@ def signals(
         fact_relation=path.relation if path else 0.0,
         fact_margin=facts.margin if facts is not None else 0.0,
         fact_predicate=facts.predicate_gap if facts is not None else -1.0,
+        unmentioned=unmentioned,
     )
 
 

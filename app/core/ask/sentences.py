@@ -15,6 +15,7 @@ rarely holds it.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -33,7 +34,34 @@ MAX_QUOTE = 300
 QUOTED = 4  # the best units considered for the answer's quote
 QUOTED_DOCUMENTS = 2  # documents an answer's quote names at most
 DOCUMENTS = 3  # the best documents whose units are candidates
-FEATURES = ("cosine", "covered", "own", "passage", "document_rank")
+FEATURES = (
+    "cosine", "covered", "own", "passage", "document_rank",
+    "quantity",  # the question asks how many, how long, when ... and the unit gives a number
+    "cosine_gap",  # its cosine minus the best candidate's: candidates compete per question
+    "covered_gap",  # its covered share minus the best candidate's
+)  # fmt: skip
+# The question-form cue a number answers, and the number that answers it
+_QUANTITY = re.compile(
+    r"\b(?:how (?:many|much|long|often|old|big|large|small|far|soon|early|late|quickly|fast)|"
+    r"when|what time|minimum|maximum|min|max|limit|number|age|cost|price|fee|deadline|"
+    r"frequency)\b",
+    re.I,
+)
+_NUMBER = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+    r"hundred|thousand|once|twice|half|quarter|daily|weekly|monthly|yearly|annually|"
+    r"quarterly)\b",
+    re.I,
+)
+
+
+def asks_quantity(question: str) -> bool:
+    """ "how many ...?", "when ...?", "minimum age": a number or a time answers it."""
+    return bool(_QUANTITY.search(question))
+
+
+def states_number(text: str) -> bool:
+    return bool(_NUMBER.search(text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,10 +166,12 @@ def features(
     order = list(dict.fromkeys(h.document_id for h in passages))
     best_fused = max((h.fused for h in passages), default=0.0) or 1.0
     spans = [(h.document_id, *_span(contents.get(h.document_id, ""), h), h.fused) for h in passages]
+    quantity = asks_quantity(question)
+    cosines = vectors @ question_vector
+    covered = [weighted_share(weights, t) for t in in_context]
+    best_cosine, best_covered = float(np.max(cosines)), max(covered)
     rows = []
-    for c, context_terms, own_terms, cosine in zip(
-        candidates, in_context, own, vectors @ question_vector, strict=True
-    ):
+    for c, share, own_terms, cosine in zip(candidates, covered, own, cosines, strict=True):
         held = max(
             (
                 f
@@ -153,10 +183,13 @@ def features(
         rows.append(
             (
                 float(cosine),
-                weighted_share(weights, context_terms),
+                share,
                 weighted_share(plain, own_terms),
                 held / best_fused,
                 float(order.index(c.hit.document_id)) if c.hit.document_id in order else 3.0,
+                float(quantity and states_number(c.unit.text)),
+                float(cosine) - best_cosine,
+                share - best_covered,
             )
         )
     return np.array(rows, dtype=np.float64).reshape(len(rows), len(FEATURES))

@@ -13,6 +13,11 @@ more, unless a common English word is one edit away: "openning" is not "pending"
 only when that closest word is unambiguous or clearly more frequent. Two common words
 run together ("treadmill") are a word. The
 answer says which words were read otherwise.
+
+The same words tell what a community never mentions: a question about chess or a horse
+in a community whose documents, proposals and facts never name either is one nothing
+answers, however close its other words come (``Speller.unmentioned``, a signal of the
+decision).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from app.core.ask.analysis import STOP_WORDS
 from app.core.graph.proposal_facts import SOURCE_PREFIX
 from app.i18n import Translator
 from app.nlp.key_terms import normalize
+from app.nlp.lexical import lexical_terms
 from app.persistence.database import Database
 from app.persistence.repositories.documents import DocumentRepository
 from app.persistence.repositories.facts import FactRepository
@@ -124,20 +130,33 @@ def distance(a: str, b: str) -> int:
 class Lexicon:
     """Known words with their frequency, and an index of their one-letter deletions."""
 
-    def __init__(self, texts: Iterable[str], entities: Iterable[str] = ()) -> None:
+    def __init__(
+        self, texts: Iterable[str], entities: Iterable[str] = (), language: str = "en"
+    ) -> None:
         counts: Counter[str] = Counter()
+        terms: set[str] = set()
         for text in texts:
             counts.update(_LETTERS.findall(text.lower()))
+            terms.update(lexical_terms(text, language))
         for name in entities:  # the fact graph's entities by their words
             counts.update(_LETTERS.findall(normalize(name)))
+            terms.update(lexical_terms(name.replace("_", " "), language))
         own = [*STOP_WORDS, *BOT_WORDS]
         counts.update({w: 1 for w in own})
+        terms.update(lexical_terms(" ".join(own), language))
+        self.language = language
+        self.terms = frozenset(terms)  # as the lexical index reads them (app/nlp/lexical.py)
         self.counts = counts
         self.index: dict[str, list[str]] = {}
         for word in counts:
             if len(word) >= MIN_LENGTH:
                 for key in {word, *_deletes(word)}:
                     self.index.setdefault(key, []).append(word)
+
+    def unmentioned(self, question: str) -> float:
+        """The share of the question's terms none of these texts holds."""
+        asked = set(lexical_terms(question, self.language))
+        return len(asked - self.terms) / len(asked) if asked else 0.0
 
     def known(self, word: str) -> bool:
         return any(f in self.counts or f in model_words() for f in _inflected(word)) or (
@@ -179,8 +198,9 @@ class Lexicon:
 class Speller:
     """Corrects a question's typos against the community's words (read lazily, kept)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, language: str = "en") -> None:
         self.db = db
+        self.language = language  # the community's: its words are stemmed in it
         self._lexicon: Lexicon | None = None
         self._loaded = 0.0
         self._lock = asyncio.Lock()
@@ -210,6 +230,14 @@ class Speller:
             fixes.append(Fix(match.group(0), word))
         return "".join(out) + text[last:], fixes
 
+    async def unmentioned(self, question: str, language: str) -> float:
+        """The share of the question's terms that nothing in the community mentions: not
+        its documents, proposals, facts or members, nor the bot's own words. A question in
+        another language than the community's is not measured (0.0)."""
+        if not lexical_terms(question, language) or _base(language) != _base(self.language):
+            return 0.0
+        return (await self._current()).unmentioned(question)
+
     async def _current(self) -> Lexicon:
         """The community's words (read at the first question, then every few minutes)."""
         async with self._lock:
@@ -218,15 +246,20 @@ class Speller:
                     texts = [
                         *await ProposalRepository(session).all_texts(),
                         *await DocumentRepository(session).chunk_texts(CHUNK_LIMIT),
+                        *await DocumentRepository(session).titles(CHUNK_LIMIT),
                         *await FactRepository(session).predicate_vocabulary(),
                         *await UserRepository(session).names(USER_LIMIT),
                     ]
                     entities = await FactRepository(session).entity_names(
                         ENTITY_LIMIT, skip_source_prefix=SOURCE_PREFIX
                     )  # the graph's own things, not proposal titles
-                self._lexicon = await asyncio.to_thread(Lexicon, texts, entities)
+                self._lexicon = await asyncio.to_thread(Lexicon, texts, entities, self.language)
                 self._loaded = time.monotonic()
             return self._lexicon
+
+
+def _base(language: str) -> str:
+    return language.replace("_", "-").split("-")[0].lower()
 
 
 def describe(fixes: list[Fix], tr: Translator) -> str:

@@ -122,6 +122,10 @@ class DocumentRepository:
         """Passages' text, at most ``limit``: the words the documents use (for /ask)."""
         return list(await self.session.scalars(select(ChunkRow.content).limit(limit)))
 
+    async def titles(self, limit: int) -> list[str]:
+        """Documents' titles, at most ``limit`` (a title names what its passages are about)."""
+        return list(await self.session.scalars(select(DocumentRow.title).limit(limit)))
+
     async def all_chunk_ids(self) -> set[str]:
         return set(await self.session.scalars(select(ChunkRow.id)))
 
