@@ -30,15 +30,16 @@ from tests.support import ask_gold
 # Session 17 (the sentence scorer reads a quantity asked and given, and each candidate
 # against the question's best; the decision reads what the community never mentions):
 # society's documents fell by three questions, its no-answer and oss's by one, garden's
-# facts by one; the floors of what rose moved up.
+# facts by one; the floors of what rose moved up. A question nothing answers is reported
+# as the kind its form reads as: the development communities' intent floors moved up.
 FLOORS: dict[str, dict[str, float]] = {
     "original": {"intent": 0.95, "f1": 0.85, "documents": 0.86,
              "facts": 0.9, "no_answer": 0.77},
-    "coop": {"intent": 0.94, "f1": 0.81, "documents": 0.87,
+    "coop": {"intent": 0.95, "f1": 0.81, "documents": 0.87,
              "states_fact": 0.73, "facts": 0.79, "no_answer": 0.76},
-    "oss": {"intent": 0.89, "f1": 0.77, "documents": 0.9,
+    "oss": {"intent": 0.93, "f1": 0.77, "documents": 0.9,
              "states_fact": 0.64, "facts": 0.9, "no_answer": 0.52},
-    "festival": {"intent": 0.91, "f1": 0.75, "documents": 0.9,
+    "festival": {"intent": 0.94, "f1": 0.75, "documents": 0.9,
              "states_fact": 0.73, "facts": 0.95, "no_answer": 0.49},
     "club": {"intent": 0.9, "f1": 0.63, "documents": 0.87,
              "states_fact": 0.58, "facts": 0.89, "no_answer": 0.55},

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from zoneinfo import ZoneInfo
 
 import numpy as np
 import pytest
 
 from app.core.ask import decision, knowledge_answers, logistic, sentences
+from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS
 from app.core.ask.models import DocumentHit
 from app.core.ask.passages import RRF_K, fuse
 from app.i18n.translator import Translator
@@ -51,7 +53,12 @@ def test_the_decision_is_fitted_from_labelled_signals() -> None:
         assert chosen.source == expected
         assert sum(chosen.probabilities.values()) == pytest.approx(1.0)
     nothing = decision.decide(rows[3], model)
-    assert nothing.intent in decision.INTENTS.values()
+    assert nothing.source == "nothing" and nothing.intent == INTENT_DOCS
+    # when nothing answers, the kind of question is what its form reads as
+    who = decision.decide(replace(rows[3], form_facts=0.8, form_proposals=0.1), model)
+    assert who.source == "nothing" and who.intent == INTENT_FACTS
+    listed = decision.decide(replace(rows[0], form_facts=0.9, form_proposals=0.0), model)
+    assert listed.source == "proposals" and listed.intent == INTENT_PROPOSALS  # answered
 
 
 def test_the_shipped_models_read_the_signals_of_this_code() -> None:
@@ -103,6 +110,22 @@ def test_a_quantity_is_asked_by_the_questions_form_and_given_by_a_number() -> No
     assert not sentences.asks_quantity("who runs the bar?")
     assert sentences.states_number("open until 22:00") and sentences.states_number("twice a year")
     assert not sentences.states_number("Keys are kept by the caretaker.")
+
+
+def test_a_unit_that_introduces_a_list_is_quoted_with_it() -> None:
+    doc = (
+        "## Reporting\nIf you email us, please include:\n- your name\n- when it happened\n"
+        "- what happened\n## Other\nWe reply within three days.\n"
+    )
+    units = segment(doc)
+    hit = DocumentHit("d1", "Guide", "c1", doc, 0.5, 0.03)
+    ranked = [sentences.Scored(units[i], hit, units, 1.0 - i / 10, 0.5, 0.5, ()) for i in (0, 2, 4)]
+    [(_, said)] = sentences.quotes(ranked)
+    # the list comes with its introduction, once, and the next heading's unit still fits
+    assert said == (
+        "If you email us, please include: your name when it happened what happened "
+        "We reply within three days."
+    )
 
 
 def test_a_long_quote_is_cut_at_a_word() -> None:

@@ -53,3 +53,5 @@ def test_what_the_community_never_mentions() -> None:
     stemmed = Lexicon(["The gardens are watered daily; Wi-Fi in the shed."])
     assert stemmed.unmentioned("who waters the garden") == 0.0
     assert stemmed.unmentioned("wifi password") == 0.5
+    # what was just retrieved counts too: the words may have been read before it was added
+    assert stemmed.unmentioned("wifi password", seen=["The password is on the fridge"]) == 0.0

@@ -16,6 +16,7 @@ from app.domain.models import ProposalStatus, ProposalType
 from app.nlp.date_extract import extract_date_phrase
 from app.nlp.date_lexicon import CHAT_WORDS
 from app.nlp.date_ranges import Direction
+from app.nlp.stopwords import STOPWORDS
 
 INTENT_PROPOSALS = "query_proposals"
 INTENT_DOCS = "query_general_docs"
@@ -109,8 +110,9 @@ NOT_NAMES = {
     "i", "we", "they", "he", "she",
 }  # fmt: skip
 
-STOP_WORDS = frozenset(
-    """
+STOP_WORDS = (
+    frozenset(
+        """
     a an the and or but if of to in on at by for with about from into onto over under as is are
     was were be been being am do does did done doing have has had having can could will would
     shall should may might must what which who whom whose where when why how whats any some all
@@ -135,11 +137,17 @@ STOP_WORDS = frozenset(
     happening going go goes went status state upcoming collect collected collecting latest
     newest
     """.split()
-) | {  # date shorthand is no topic and no typo: "tdy", "eow", "2moro" (read as "moro")
-    letters
-    for short, word in CHAT_WORDS.items()
-    if len(letters := re.sub(r"[^a-z]", "", short)) >= 3 and not word.startswith(("hour", "before"))
-}
+    )
+    | set(STOPWORDS["en"].split())
+    | {
+        # the lexical index's function words, with "dont" as phones type it; and date
+        # shorthand, which is no topic and no typo: "tdy", "eow", "2moro" (read as "moro")
+        letters
+        for short, word in CHAT_WORDS.items()
+        if len(letters := re.sub(r"[^a-z]", "", short)) >= 3
+        and not word.startswith(("hour", "before"))
+    }
+)
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'&+-]*")
 
 

@@ -133,8 +133,10 @@ class ContextService:
 
     async def warm(self, language: str) -> None:
         """What the first question would otherwise build: the manual's index in English
-        (which /ask reads) and in the community's ``language`` (/help)."""
+        (which /ask reads) and in the community's ``language`` (/help), and the
+        community's words (spelling.py)."""
         await self.help.warm(SOURCE_LANGUAGE, language)
+        await self.spelling.warm()
 
     def writer(self, read_in: str, language: str | None) -> Translator:
         """The translator the answer is written with: the question's language, or the
@@ -329,7 +331,15 @@ class ContextService:
             self.fact_search.search(text, embedding),
         )
         best = await self._sentences(text, embedding, found, analysis.language)
-        unmentioned = await self.spelling.unmentioned(text, analysis.language)
+        seen = [
+            *found.contents.values(),
+            *(h.title for h in found.hits),
+            *(" ".join([r.proposal.title, r.proposal.description, *r.proposal.options])
+              for r in outcome.candidates),
+            *(f"{s.fact.subject} {s.fact.predicate} {s.fact.object}"
+              for s in (facts.result.relevant_facts if facts else ())),
+        ]  # fmt: skip
+        unmentioned = await self.spelling.unmentioned(text, analysis.language, seen)
         help_strength = 0.0
         if HOW_TO.match(text) and not about_proposals:
             manual = await self.help.scored(text, embedding)

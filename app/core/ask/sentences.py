@@ -99,24 +99,41 @@ def quotes(best: Sequence[Scored]) -> list[tuple[DocumentHit, str]]:
     """The answer's quote: of the QUOTED best units, those that fit in about MAX_QUOTE
     characters (the best one always, cut at a word if it is longer), from at most
     QUOTED_DOCUMENTS documents: the documents by their best unit, each one's units in its
-    own order."""
-    chosen: list[Scored] = []
+    own order. A unit ending in a colon brings what it introduces."""
+    chosen: list[tuple[Scored, str]] = []
     size = 0
     for scored in best[:QUOTED]:
-        documents = {c.hit.document_id for c in chosen} | {scored.hit.document_id}
-        if chosen and (
-            size + len(scored.unit.text) > MAX_QUOTE or len(documents) > QUOTED_DOCUMENTS
-        ):
+        documents = {c.hit.document_id for c, _ in chosen} | {scored.hit.document_id}
+        said = _said(scored)
+        if chosen and (size + len(said) > MAX_QUOTE or len(documents) > QUOTED_DOCUMENTS):
             continue
-        chosen.append(scored)
-        size += len(scored.unit.text) + 1
+        if any(_within(scored, c, text) for c, text in chosen):
+            continue  # already quoted with the unit that introduces it
+        chosen.append((scored, said))
+        size += len(said) + 1
     parts = []
-    for document_id in dict.fromkeys(c.hit.document_id for c in chosen):
+    for document_id in dict.fromkeys(c.hit.document_id for c, _ in chosen):
         own = sorted(
-            (c for c in chosen if c.hit.document_id == document_id), key=lambda c: c.unit.start
+            (pair for pair in chosen if pair[0].hit.document_id == document_id),
+            key=lambda pair: pair[0].unit.start,
         )
-        parts.append((own[0].hit, cut(" ".join(c.unit.text for c in own))))
+        parts.append((own[0][0].hit, cut(" ".join(text for _, text in own))))
     return parts
+
+
+def _said(scored: Scored) -> str:
+    """A unit as quoted: one that introduces what follows it ("please include:") says
+    nothing alone, so it is quoted with what follows under its heading."""
+    return quote(scored) if scored.unit.text.endswith(":") else scored.unit.text
+
+
+def _within(scored: Scored, other: Scored, said: str) -> bool:
+    """Whether ``scored`` is part of the quote ``said`` of ``other``."""
+    return (
+        scored.hit.document_id == other.hit.document_id
+        and other.unit.start <= scored.unit.start
+        and scored.unit.text in said
+    )
 
 
 def cut(text: str) -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 import time
 from collections import Counter
@@ -42,6 +43,8 @@ from app.persistence.repositories.documents import DocumentRepository
 from app.persistence.repositories.facts import FactRepository
 from app.persistence.repositories.proposals import ProposalRepository
 from app.persistence.repositories.users import UserRepository
+
+log = logging.getLogger(__name__)
 
 MIN_LENGTH = 3  # shorter words have too many neighbours one edit away
 SHORT = 4  # a word shorter than this is corrected only by an added letter ("opn" -> "open")
@@ -141,7 +144,7 @@ class Lexicon:
         for name in entities:  # the fact graph's entities by their words
             counts.update(_LETTERS.findall(normalize(name)))
             terms.update(lexical_terms(name.replace("_", " "), language))
-        own = [*STOP_WORDS, *BOT_WORDS]
+        own = [*STOP_WORDS, *BOT_WORDS]  # with contractions as typed on a phone: "dont"
         counts.update({w: 1 for w in own})
         terms.update(lexical_terms(" ".join(own), language))
         self.language = language
@@ -153,10 +156,16 @@ class Lexicon:
                 for key in {word, *_deletes(word)}:
                     self.index.setdefault(key, []).append(word)
 
-    def unmentioned(self, question: str) -> float:
-        """The share of the question's terms none of these texts holds."""
+    def unmentioned(self, question: str, seen: Iterable[str] = ()) -> float:
+        """The share of the question's terms that neither these texts nor ``seen`` hold
+        (what was just retrieved for it: current, where these may be minutes old)."""
         asked = set(lexical_terms(question, self.language))
-        return len(asked - self.terms) / len(asked) if asked else 0.0
+        unseen = asked - self.terms
+        for text in seen:
+            if not unseen:
+                break
+            unseen -= set(lexical_terms(text, self.language))
+        return len(unseen) / len(asked) if asked else 0.0
 
     def known(self, word: str) -> bool:
         return any(f in self.counts or f in model_words() for f in _inflected(word)) or (
@@ -204,6 +213,7 @@ class Speller:
         self._lexicon: Lexicon | None = None
         self._loaded = 0.0
         self._lock = asyncio.Lock()
+        self._refresh: asyncio.Task[None] | None = None
 
     async def correct(self, text: str) -> tuple[str, list[Fix]]:
         """The question with its typos corrected, and the corrections made."""
@@ -230,32 +240,55 @@ class Speller:
             fixes.append(Fix(match.group(0), word))
         return "".join(out) + text[last:], fixes
 
-    async def unmentioned(self, question: str, language: str) -> float:
+    async def unmentioned(self, question: str, language: str, seen: Iterable[str] = ()) -> float:
         """The share of the question's terms that nothing in the community mentions: not
-        its documents, proposals, facts or members, nor the bot's own words. A question in
-        another language than the community's is not measured (0.0)."""
+        its documents, proposals, facts or members, nor the bot's own words, nor ``seen``
+        (the texts just retrieved for it, which hold what was added since the words were
+        read). A question in another language than the community's is not measured."""
         if not lexical_terms(question, language) or _base(language) != _base(self.language):
             return 0.0
-        return (await self._current()).unmentioned(question)
+        return (await self._current()).unmentioned(question, seen)
+
+    async def warm(self) -> None:
+        """Read the community's words now (at start), not at the first question."""
+        await self._current()
 
     async def _current(self) -> Lexicon:
-        """The community's words (read at the first question, then every few minutes)."""
-        async with self._lock:
-            if self._lexicon is None or time.monotonic() - self._loaded > REFRESH_SECONDS:
-                async with self.db.transaction() as session:
-                    texts = [
-                        *await ProposalRepository(session).all_texts(),
-                        *await DocumentRepository(session).chunk_texts(CHUNK_LIMIT),
-                        *await DocumentRepository(session).titles(CHUNK_LIMIT),
-                        *await FactRepository(session).predicate_vocabulary(),
-                        *await UserRepository(session).names(USER_LIMIT),
-                    ]
-                    entities = await FactRepository(session).entity_names(
-                        ENTITY_LIMIT, skip_source_prefix=SOURCE_PREFIX
-                    )  # the graph's own things, not proposal titles
-                self._lexicon = await asyncio.to_thread(Lexicon, texts, entities, self.language)
-                self._loaded = time.monotonic()
-            return self._lexicon
+        """The community's words: read at start or at the first question, then again
+        every REFRESH_SECONDS in the background, the words read last serving meanwhile
+        (at 100k facts a read takes seconds: no question waits for it)."""
+        if self._lexicon is None:
+            async with self._lock:
+                if self._lexicon is None:
+                    self._lexicon = await self._read()
+                    self._loaded = time.monotonic()
+        elif time.monotonic() - self._loaded > REFRESH_SECONDS and self._refresh is None:
+            self._refresh = asyncio.create_task(self._reread())
+        return self._lexicon
+
+    async def _reread(self) -> None:
+        try:
+            self._lexicon = await self._read()
+        except Exception:  # the words read last keep serving; the next question retries
+            log.warning("could not read the community's words again", exc_info=True)
+        else:
+            self._loaded = time.monotonic()
+        finally:
+            self._refresh = None
+
+    async def _read(self) -> Lexicon:
+        async with self.db.transaction() as session:
+            texts = [
+                *await ProposalRepository(session).all_texts(),
+                *await DocumentRepository(session).chunk_texts(CHUNK_LIMIT),
+                *await DocumentRepository(session).titles(CHUNK_LIMIT),
+                *await FactRepository(session).predicate_vocabulary(),
+                *await UserRepository(session).names(USER_LIMIT),
+            ]
+            entities = await FactRepository(session).entity_names(
+                ENTITY_LIMIT, skip_source_prefix=SOURCE_PREFIX
+            )  # the graph's own things, not proposal titles
+        return await asyncio.to_thread(Lexicon, texts, entities, self.language)
 
 
 def _base(language: str) -> str:
