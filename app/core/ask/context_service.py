@@ -339,7 +339,10 @@ class ContextService:
             *(f"{s.fact.subject} {s.fact.predicate} {s.fact.object}"
               for s in (facts.result.relevant_facts if facts else ())),
         ]  # fmt: skip
-        unmentioned = await self.spelling.unmentioned(text, analysis.language, seen)
+        # a date is read as a filter, not searched as a word: "closed in August" mentions
+        # no month the community's texts need to
+        content = text.replace(analysis.date_phrase, " ") if analysis.date_phrase else text
+        unmentioned = await self.spelling.unmentioned(content, analysis.language, seen)
         help_strength = 0.0
         if HOW_TO.match(text) and not about_proposals:
             manual = await self.help.scored(text, embedding)
