@@ -372,3 +372,26 @@ async def test_proposal_facts_follow_the_close(
         from app.persistence.repositories.facts import FactRepository
 
         assert await FactRepository(session).count(proposal_source(picnic)) == 9
+
+
+async def test_each_entitys_neighbours_come_in_one_query(
+    graph: GraphService, database: Database
+) -> None:
+    from app.persistence.repositories.facts import FactRepository
+
+    async with database.transaction() as session:
+        repo = FactRepository(session)
+        einstein = (await repo.neighbours_each(["einstein"], 100))[0]
+        norms = [einstein.subject_norm, "aspirin", "germany", "heart disease", "nobody"]
+        for limit in (1, 3, 100):
+            together = await repo.neighbours_each(norms, limit)
+            apart = {f.id for n in norms for f in await repo.neighbours([n], limit)}
+            # the same facts as asking for each entity in turn, none twice
+            assert sorted(f.id for f in together) == sorted(apart)
+        # a busy entity (Einstein has six facts) does not crowd out the others: its
+        # first two, and "born in Germany" as one of Germany's
+        few = await repo.neighbours_each(norms, 2)
+        mine = [f for f in few if f.subject_norm == einstein.subject_norm]
+        assert [f.object_norm for f in mine] == ["scientist", "relativity", "germany"]
+        assert any("aspirin" in (f.subject_norm, f.object_norm) for f in few)
+        assert await repo.neighbours_each([], 5) == []

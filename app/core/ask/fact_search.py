@@ -388,9 +388,7 @@ def kind_asked(question: str, language: str = "en") -> set[str]:
 async def _around(repo: FactRepository, norms: list[str]) -> list[Fact]:
     """The facts of each entity, up to NEIGHBOURS each (a busy one does not crowd out
     the others)."""
-    found: list[Fact] = []
-    for norm in norms:
-        found += await repo.neighbours([norm], NEIGHBOURS)
+    found = await repo.neighbours_each(norms, NEIGHBOURS)
     return _unique(f for f in found if not f.source.startswith(PROPOSALS))
 
 

@@ -249,6 +249,26 @@ class FactRepository:
         ]
         return (await self._union(parts))[:limit]
 
+    async def neighbours_each(self, entities: Sequence[str], limit: int) -> list[Fact]:
+        """Facts with one of ``entities`` as subject or object, up to ``limit`` for each
+        (a busy one does not crowd out the others), in one query: each entity's first
+        ``limit`` by id, as ``neighbours`` would give them one at a time."""
+        ents = list(dict.fromkeys(e for e in entities if e))
+        parts = [
+            select(*_COLUMNS).where(end == e).order_by(FactRow.id).limit(limit)
+            for e in ents
+            for end in (FactRow.subject_norm, FactRow.object_norm)
+        ]
+        touching: dict[str, list[Fact]] = {}
+        for fact in await self._union(parts):  # in id order
+            for end in {fact.subject_norm, fact.object_norm}:
+                touching.setdefault(end, []).append(fact)
+        kept: dict[int, Fact] = {}
+        for e in ents:
+            for fact in touching.get(e, [])[:limit]:
+                kept.setdefault(fact.id, fact)
+        return list(kept.values())
+
     async def signature(self) -> tuple[int, int]:
         """(number of facts, highest id): changes whenever facts are added or removed,
         so a derived index can tell cheaply whether it is behind."""
