@@ -184,3 +184,16 @@ async def test_the_answer_names_each_quoted_document_and_cites_it_first() -> Non
         "According to “Sheds”: Bikes are kept in the shed."
     )
     assert [h.title for h in response.documents] == ["House rules", "Sheds", "Garden"]
+
+
+def test_what_was_found_reads_as_documents_first() -> None:
+    def hit(document: str, chunk: str) -> DocumentHit:
+        return DocumentHit(document, f"Doc {document}", chunk, "text", 0.5, 0.01)
+
+    found = [hit("a", "1"), hit("a", "2"), hit("b", "3"), hit("a", "4"), hit("c", "5")]
+    ordered = knowledge_answers.by_document(found)
+    # each document's best passage first, in their order; then the others, none lost
+    assert [(h.document_id, h.chunk_id) for h in ordered] == [
+        ("a", "1"), ("b", "3"), ("c", "5"), ("a", "2"), ("a", "4"),
+    ]  # fmt: skip
+    assert knowledge_answers.by_document([]) == []

@@ -41,6 +41,7 @@ async def documents(
         )
     else:
         lead = say.documents_lead(text, hits, tr)
+    hits = by_document(hits)
     context = AnswerContext(
         question=text,
         lead=lead,
@@ -58,6 +59,18 @@ async def documents(
         content_keywords=" ".join(keyword_terms(text)) or None,
         documents=hits,
     )
+
+
+def by_document(hits: Sequence[DocumentHit]) -> list[DocumentHit]:
+    """The passages with each document's first one leading, in order: what was found
+    reads as documents (the bot's buttons open the first three), then their other
+    passages."""
+    first: dict[str, DocumentHit] = {}
+    for hit in hits:
+        first.setdefault(hit.document_id, hit)
+    lead = list(first.values())
+    chosen = {h.chunk_id for h in lead}
+    return lead + [h for h in hits if h.chunk_id not in chosen]
 
 
 async def facts(
