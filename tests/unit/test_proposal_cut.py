@@ -37,6 +37,11 @@ def test_features_are_relative_to_the_question() -> None:
     held = features([_candidate(1, 0.2, 1.0), _candidate(2, 0.3, 0.0)])
     assert held[:, FEATURES.index("no_words")].tolist() == [0.0, 0.0]
     assert features([]).shape == (0, len(FEATURES))
+    # how few the candidates are is read only inside a filter (else it is the community's
+    # size, not the question's)
+    assert column["filtered_few"].tolist() == [0.0, 0.0, 0.0]
+    inside = features([_candidate(1, 0.41, 0.0), _candidate(2, 0.36, 0.0)], filtered=True)
+    assert inside[:, FEATURES.index("filtered_few")].tolist() == [0.5, 0.5]
 
 
 def test_meaning_is_read_from_topic_and_question_and_its_largest_fall_below() -> None:

@@ -32,6 +32,7 @@ FEATURES = (
     "cover",  # share of the topic's terms its title, description and options hold
     "no_words",  # 1 when no candidate holds any of the topic's terms: meaning alone
     "fall_below",  # the largest fall in it below it, within the HEAD nearest candidates
+    "filtered_few",  # 1 / the candidates when the question states a filter, else 0
 )
 
 
@@ -47,14 +48,17 @@ class Candidate:
     asked: float | None = None  # its cosine to the whole question (None: not read)
 
 
-def features(candidates: Sequence[Candidate]) -> np.ndarray:
+def features(candidates: Sequence[Candidate], filtered: bool = False) -> np.ndarray:
     """Each candidate's FEATURES row, read against the others of the same question:
     where a list ends shows in a fall in meaning and in the words the better ones hold,
     not in any absolute score alone (short topics embed low and close together). A bare
     topic ("pets") embeds weakly, the question around it ("any proposals about pets")
     with noise of its own: their mean reads meaning better than either. The largest fall
     below a candidate (among the nearest HEAD) sets the few far above the rest apart:
-    three proposals about dogs and cats, then everything else well below them."""
+    three proposals about dogs and cats, then everything else well below them. Inside a
+    filter ("open proposals about money") the candidates are that filter's few, and a
+    list asked for with a filter holds more of them the fewer they are; without one, how
+    many candidates there are says only how big the community is, so it is not read."""
     if not candidates:
         return np.zeros((0, len(FEATURES)))
     cosine = np.array(
@@ -80,6 +84,7 @@ def features(candidates: Sequence[Candidate]) -> np.ndarray:
             cover,
             np.full_like(cosine, no_words),
             fall_below,
+            np.full_like(cosine, 1.0 / len(candidates) if filtered else 0.0),
         ]
     ).astype(np.float64)
 

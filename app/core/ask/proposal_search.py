@@ -154,7 +154,7 @@ class ProposalSearch:
                 )
             )
             found.append(proposal)
-        rows_ = proposal_cut.features(candidates)
+        rows_ = proposal_cut.features(candidates, filters.active)
         model = cut or proposal_cut.cut()
         chance = model.probabilities(rows_)
         scored = [
