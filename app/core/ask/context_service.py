@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import re
 from dataclasses import dataclass, replace
+from itertools import chain
 from zoneinfo import ZoneInfo
 
 import numpy as np
@@ -61,6 +62,7 @@ from app.domain.messages import N_
 from app.domain.models import Proposal
 from app.i18n import PSEUDO, SOURCE_LANGUAGE, Translator, normalize, translator
 from app.nlp.date_ranges import AmbiguousDateError, read_date_range
+from app.nlp.lexical import fact_text, proposal_text
 from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository
 from app.persistence.repositories.users import UserRepository
@@ -331,14 +333,16 @@ class ContextService:
             self.fact_search.search(text, embedding),
         )
         best = await self._sentences(text, embedding, found, analysis.language)
-        seen = [
-            *found.contents.values(),
-            *(h.title for h in found.hits),
-            *(" ".join([r.proposal.title, r.proposal.description, *r.proposal.options])
-              for r in outcome.candidates),
-            *(f"{s.fact.subject} {s.fact.predicate} {s.fact.object}"
-              for s in (facts.result.relevant_facts if facts else ())),
-        ]  # fmt: skip
+        # what was just retrieved, as the lexical index reads it; read only for terms
+        # the community's words (read minutes ago) do not hold
+        seen = chain(
+            found.contents.values(),
+            (h.title for h in found.hits),
+            (proposal_text(r.proposal.title, r.proposal.description, r.proposal.options)
+             for r in outcome.candidates),
+            (fact_text(s.fact.subject, s.fact.predicate, s.fact.object)
+             for s in (facts.result.relevant_facts if facts else ())),
+        )  # fmt: skip
         # a date is read as a filter, not searched as a word: "closed in August" mentions
         # no month the community's texts need to
         content = text.replace(analysis.date_phrase, " ") if analysis.date_phrase else text

@@ -245,7 +245,7 @@ class Speller:
         its documents, proposals, facts or members, nor the bot's own words, nor ``seen``
         (the texts just retrieved for it, which hold what was added since the words were
         read). A question in another language than the community's is not measured."""
-        if not lexical_terms(question, language) or _base(language) != _base(self.language):
+        if _base(language) != _base(self.language):
             return 0.0
         return (await self._current()).unmentioned(question, seen)
 
