@@ -86,7 +86,8 @@ _EXTRACTORS = [
         rf"(?:(?:in|over|during|within|for|at|by) )?(?:{_REL}|{_EDGE}|{_PART})",
         rf"(?:in|during|on|of|for|throughout|at) (?:{_POINT})",
         _STRICT,
-        r"recently|lately",
+        # "recent proposals" as "recently"; "the most recent" asks for the newest instead
+        r"recently|lately|(?<!most )(?<!more )recent",
         # a month right after a verb of creating or closing: "created December", "due Sept"
         rf"(?:{_DATED}) (?P<at>{MON_BARE}(?:,? {YEAR})?)",
     )

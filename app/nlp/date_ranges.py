@@ -192,7 +192,7 @@ def _span_of(said: str, ctx: Ctx, after: date | None = None) -> Span | DateRange
 def _first_forms(said: str, ctx: Ctx, after: date | None) -> Span | DateRange | None:
     text, today = _PREP.sub("", said, count=1), ctx.today
     text = re.sub(r"^the (?=(?:end|beginning|start|middle|first week|last week) of )", "", text)
-    if text in ("recently", "lately"):
+    if text in ("recently", "lately", "recent"):
         return DateRange(ctx.now - timedelta(days=7), ctx.now)
     if text in _DAY_WORDS:
         day = today + _DAY_WORDS[text] * ONE_DAY
@@ -399,7 +399,7 @@ def parse_date_range(
     - chat shorthand: "tmrw", "2moro", "nxt wk", "eow", "eom", "eoy", "eod".
     - a year-less date, month or bare weekday: the occurrence ``direction`` means;
       "last Friday" is strictly before today, "next Friday" strictly after.
-    - "recently" is the past 7 days.
+    - "recently" (and "recent": "any recent proposals?") is the past 7 days.
     Never raises on unreadable or ambiguous text: a question without a date has no range.
     """
     try:

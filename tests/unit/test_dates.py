@@ -96,6 +96,7 @@ RANGES = [
     ("the past week", SUNDAY, "UTC", utc(2026, 11, 15, 10), SUNDAY),
     ("last 7 days", SUNDAY, "UTC", utc(2026, 11, 15, 10), SUNDAY),
     ("recently", SUNDAY, "UTC", utc(2026, 11, 15, 10), SUNDAY),
+    ("recent", SUNDAY, "UTC", utc(2026, 11, 15, 10), SUNDAY),
     ("in the next 3 days", SUNDAY, "UTC", SUNDAY, utc(2026, 11, 25, 10)),
     # --- weekdays: alone = latest one (today counts); "last" = strictly before today
     ("last Monday", SUNDAY, "UTC", utc(2026, 11, 16), utc(2026, 11, 17)),
@@ -264,6 +265,8 @@ QUESTIONS = [
     ("What happened over the past month?", "over the past month", "What happened?"),
     ("what was decided before May 10th?", "before May 10th", "what was decided?"),
     ("recently accepted proposals", "recently", "accepted proposals"),
+    ("any recent proposals?", "recent", "any proposals?"),
+    ("what's the most recent proposal?", None, "what's the most recent proposal?"),
     ("May 1-10 votes", "May 1-10", "votes"),
     ("what is planned this weekend", "this weekend", "what is planned"),
     ("proposals   about\tfunding ", None, "proposals about funding"),
