@@ -29,10 +29,12 @@ def test_fact_paths_from_loose_names(ask: Any) -> None:
 def test_who_voted_is_never_answered(ask: Any) -> None:
     """A vote is seen by its voter only: "who voted for ...?" finds the proposal and says
     so, and does not pass its proposer off as a voter."""
-    (voted,) = ask("who voted for the bike shelter")
+    voted, may = ask("who voted for the bike shelter", "who is allowed to vote?")
     assert voted["answer"].startswith("Votes are anonymous: nobody, admins included")
     assert voted["proposals"][:1] == [50]
     assert "was proposed by" not in voted["answer"]
+    # who may vote is a rule of the community's, not a vote cast: no anonymity notice
+    assert "Votes are anonymous" not in may["answer"]
 
 
 def test_how_to_questions_about_the_bot_go_to_the_manual(ask: Any) -> None:

@@ -247,10 +247,17 @@ _VOTED = re.compile(
 _PROPOSED = re.compile(r"propos|propus|propôs|предлож", re.I)
 
 
+# "who can vote?", "who is allowed to vote?": who may, a rule of the community's, not
+# who did (a verb after "to" or a modal is no vote that was cast)
+_MAY_VOTE = re.compile(
+    r"\b(?:to|can|could|may|might|must|should|shall|will|would)\s+(?:still\s+)?vote\b", re.I
+)
+
+
 def asks_who_voted(question: str, language: str) -> bool:
     """ "Who voted for the bike shelter?": a question about voters, never answered."""
     voted = _VOTED.search(question) and not _PROPOSED.search(question)
-    return bool(voted) and asks_who(question, language)
+    return bool(voted) and not _MAY_VOTE.search(question) and asks_who(question, language)
 
 
 def direction(question: str, analysis: AskAnalysis) -> Direction:
