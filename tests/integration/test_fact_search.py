@@ -129,3 +129,13 @@ async def test_a_who_question_is_answered_by_a_member(kb: Container, clock: Froz
     assert member["member"] == member["who_member"] == 1.0
     room = next(p for p in found.paths if p.answer == "Room 4")
     assert dict(zip(FEATURES, room.features, strict=True))["member"] == 0.0
+
+
+async def test_warming_up_reads_the_graphs_names_before_any_question(kb: Container) -> None:
+    """The names are read at start-up (before the process freezes what it loaded), not
+    by the first member's question."""
+    assert kb.context.fact_search._entities is None
+    await kb.context.warm("en")
+    assert kb.context.fact_search._entities is not None
+    index = kb.context.fact_search._entities[1]
+    assert any("steering" in name.lower() for name in index.names)

@@ -135,10 +135,13 @@ class ContextService:
 
     async def warm(self, language: str) -> None:
         """What the first question would otherwise build: the manual's index in English
-        (which /ask reads) and in the community's ``language`` (/help), and the
-        community's words (spelling.py)."""
+        (which /ask reads) and in the community's ``language`` (/help), the
+        community's words (spelling.py) and the fact graph's names (fact_names.py).
+        Built before start-up freezes what it loaded (bot.py), a collection never
+        scans them again while a member waits."""
         await self.help.warm(SOURCE_LANGUAGE, language)
         await self.spelling.warm()
+        await self.fact_search.entities()
 
     def writer(self, read_in: str, language: str | None) -> Translator:
         """The translator the answer is written with: the question's language, or the
