@@ -46,7 +46,7 @@ if str(REPO_ROOT) not in sys.path:
 
 import numpy as np  # noqa: E402
 
-from app.core.ask import decision, fact_search, logistic, reading, sentences  # noqa: E402
+from app.core.ask import decision, fact_paths, logistic, reading, sentences  # noqa: E402
 from app.core.ask.analysis import INTENT_DOCS, INTENT_FACTS, INTENT_PROPOSALS  # noqa: E402
 from app.core.ask.logistic import Logistic  # noqa: E402
 from app.core.ask.models import DocumentHit  # noqa: E402
@@ -173,7 +173,7 @@ def fit_paths(rows: list[dict[str, Any]], penalty: float) -> Logistic:
     """The fact path scorer, from every fact question's paths (an unanswerable one's are
     all wrong)."""
     data = [r for r in rows if r.get("paths") and "path_answers" in r]
-    return _fit_ranker(data, penalty, "paths", "path_answers", fact_search.FEATURES)
+    return _fit_ranker(data, penalty, "paths", "path_answers", fact_paths.FEATURES)
 
 
 def _path_top1(scorer: Logistic, rows: list[dict[str, Any]]) -> float:
@@ -189,7 +189,7 @@ def read_paths(rows: list[dict[str, Any]], scorer: Logistic) -> None:
         best = int(np.argmax(p))
         other = max((s for s, e in zip(p, r["ends"], strict=True) if e != r["ends"][best]),
                     default=0.0)  # fmt: skip
-        features = dict(zip(fact_search.FEATURES, r["paths"][best], strict=True))
+        features = dict(zip(fact_paths.FEATURES, r["paths"][best], strict=True))
         r["signals"] |= {
             "fact_score": float(p[best]),
             "fact_cover": features["cover"],
@@ -294,7 +294,7 @@ def main() -> None:
         stored = {"outcomes": list(decision.OUTCOMES), **model.as_json()}
         decision.MODEL.write_text(json.dumps(stored, indent=1) + "\n")
         sentences.MODEL.write_text(json.dumps(scorer.as_json(), indent=1) + "\n")
-        fact_search.MODEL.write_text(json.dumps(paths.as_json(), indent=1) + "\n")
+        fact_paths.MODEL.write_text(json.dumps(paths.as_json(), indent=1) + "\n")
         reading.MODEL.write_text(json.dumps(reading.as_json(form)) + "\n")
     labels: dict[str, int] = {}
     for r in rows:

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from app.container import Container
-from app.core.ask.fact_search import FEATURES, FactsFound
+from app.core.ask.fact_paths import FEATURES
+from app.core.ask.fact_search import FactsFound
 from app.core.graph.proposal_facts import SOURCE_PREFIX
 from app.domain.clock import FrozenClock
 from app.domain.models import User

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.core.ask.fact_names import EntityIndex, initials
-from app.core.ask.fact_search import kind_asked, relation_terms
+from app.core.ask.fact_paths import kind_asked, relation_terms
 
 NAMES = [
     "Software Steering Council",
@@ -55,7 +55,7 @@ def test_the_kind_a_question_asks_for() -> None:
 
 
 def test_a_term_most_names_hold_weighs_less_than_a_rare_one() -> None:
-    from app.core.ask.fact_search import _rarity
+    from app.core.ask.fact_paths import _rarity
 
     index = EntityIndex.build(NAMES, relations=[{"chair"}, {"meet"}])
     assert index.documents == len(NAMES) + 2

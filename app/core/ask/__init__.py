@@ -5,8 +5,8 @@
 - ``passages``: document passages, words and meaning fused; ``sentences``: the fitted
   scorer that picks the sentence to quote.
 - ``fact_search`` / ``fact_names``: graph paths of one or two hops from the entities a
-  question names (by words or initials), scored by a fitted model of whether a path's
-  far end answers (fact_paths.json).
+  question names (by words or initials); ``fact_paths`` scores them by a fitted model of
+  whether a path's far end answers (fact_paths.json).
 - ``decision``: the fitted model choosing proposals, documents, facts or nothing.
 - ``proposal_search``: proposals inside the filters, words and meaning fused; with
   ``proposal_cut``, the fitted cut that decides how many of them a question asks for.

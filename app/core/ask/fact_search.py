@@ -10,12 +10,9 @@ initials, and chain two relations. So, with no community's words:
    words or initials (fact_names).
 2. **Paths** of one hop (a candidate read in either direction) and of two (the best of
    those taken one step further). The far end is the answer.
-3. **One fitted scorer** (fact_paths.json, refitted by scripts/fit_ask_decision.py):
-   the probability that a path's far end is the answer, over FEATURES (how much of the
-   question the path holds before its answer, plainly and by rarity; the relation
-   asked; cosine; how fully the question names the start; hops; echo of the question;
-   the nearest relation; whether the answer is a member, and asked "who"; whether the
-   second hop adds what the question asks).
+3. **One fitted scorer** (fact_paths): the probability that a path's far end is the
+   answer. Only the walks that are paths get their facts' vectors read (a detour's
+   never are).
 
 The decision reads the best path's probability, its margin over the best path ending
 elsewhere, its cover and its relation: a path that answers covers the question and
@@ -24,25 +21,20 @@ ends somewhere else; a path that is merely near does neither.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
-from functools import cache
-from pathlib import Path as File
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 import numpy as np
 
-from app.core.ask import logistic
 from app.core.ask.fact_names import EntityIndex, Named
-from app.core.ask.logistic import Logistic
+from app.core.ask.fact_paths import FEATURES, Path, PathScorer, Walks, norm_of, relation_terms
 from app.core.ask.passages import fuse
-from app.core.ask.sentences import rarity, weighted_share
 from app.core.graph.fact_vectors import COMMUNITY, FactVectors
 from app.core.graph.graph_answers import human, say
 from app.core.graph.graph_results import AskResult, ScoredFact
 from app.core.graph.multihop import ContextStore, Hop, HopStep
 from app.core.graph.proposal_facts import SOURCE_PREFIX as PROPOSALS
-from app.nlp.key_terms import base_form, normalize
+from app.nlp.key_terms import normalize
 from app.nlp.lexical import lexical_terms
 from app.persistence.database import Database
 from app.persistence.repositories.facts import Fact, FactRepository
@@ -50,8 +42,6 @@ from app.persistence.repositories.lexical import LexicalSearch
 from app.persistence.repositories.users import UserRepository
 from app.services.vector_db_service import VectorDBService
 
-_KIND = re.compile(r"\b(?:which|what)\s+([^\W\d_]{3,})", re.I)
-_WORDS = re.compile(r"[^\W\d_]+")
 # Proposals are a source of their own in /ask: the facts derived from them
 # (proposal_facts) would only answer the same again, worse. Facts by meaning are
 # therefore read from the other facts' collection alone (fact_vectors).
@@ -61,33 +51,7 @@ NEIGHBOURS = 100  # facts read around each named entity (and each far end taken 
 EXPAND = 8  # one-hop paths taken one step further
 ENTITY_LIMIT = 50_000
 SHOWN = 8  # facts handed to the answer writer
-MODEL = File(__file__).with_name("fact_paths.json")
-FEATURES = ("cover", "rare", "relation", "cosine", "anchor", "hops", "echo", "predicate",
-            "member", "who_member", "further")  # fmt: skip
 MEMBERS = 50_000  # members' names read, to tell a person from a place or a time
-_WHO = re.compile(r"\bwho(?:m|se|s|'s)?\b", re.I)
-
-
-@dataclass(frozen=True, slots=True)
-class Path:
-    """From the entity the question names to the answer, one or two facts long."""
-
-    facts: tuple[Fact, ...]
-    ends: tuple[str, ...]  # entity names, anchor first, answer last (len(facts) + 1)
-    cover: float  # share of the question's terms the path holds before its answer
-    relation: float  # ... of those not naming its start: what it asks about the start
-    cosine: float  # of the question and the path's facts (their mean vector)
-    new: float  # 1 - the share of the answer's name the question holds
-    score: float  # the fitted scorer's probability that the answer is the one asked
-    features: tuple[float, ...] = ()  # FEATURES, as the scorer read them
-
-    @property
-    def answer(self) -> str:
-        return self.ends[-1]
-
-    @property
-    def anchor(self) -> str:
-        return self.ends[0]
 
 
 @dataclass(frozen=True)
@@ -195,194 +159,37 @@ class FactSearch:
             first = [f for f in await repo.get_many(fused) if not f.source.startswith(PROPOSALS)]
             first += await _around(repo, list(named))
         gaps = self._predicate_gaps(embedding)
-        reader = _Scorer(question, entities, named, asked, embedding, gaps, members)
-        vectors = await self.fact_vectors.of(sorted({f.id for f in first}))
-        one = reader.paths([((f,), end) for f in _unique(first) for end in _starts(f)], vectors)
+        reader = PathScorer(question, entities, named, asked, embedding, gaps, members)
+        vectors: dict[int, np.ndarray] = {}  # the facts' vectors, read as paths need them
+        starts = [((f,), end) for f in _unique(first) for end in _starts(f)]
+        one = await self._scored(reader, starts, vectors)
         one.sort(key=lambda p: (-p.cover - p.cosine / 2, p.facts[0].id))  # what it holds
         further = one[:EXPAND]
         async with self.db.transaction() as session:
-            ends = [_norm_of(p.facts[0], p.answer) for p in further]
-            around = await _around(FactRepository(session), list(dict.fromkeys(ends)))
-        vectors |= await self.fact_vectors.of(sorted({f.id for f in around} - set(vectors)))
-        two = reader.paths(
-            [
-                ((p.facts[0], f), p.anchor)
-                for p, end in zip(further, ends, strict=True)
-                for f in around
-                if f.id != p.facts[0].id and end in (f.subject_norm, f.object_norm)
-            ],
-            vectors,
-        )
+            ends = [norm_of(p.facts[0], p.answer) for p in further]
+            around = _by_end(await _around(FactRepository(session), list(dict.fromkeys(ends))))
+        onward = [
+            ((p.facts[0], f), p.anchor)
+            for p, end in zip(further, ends, strict=True)
+            for f in around.get(end, ())
+            if f.id != p.facts[0].id
+        ]
+        two = await self._scored(reader, onward, vectors)
         paths = sorted(one + two, key=lambda p: (-p.score, len(p.facts), p.facts[0].id))
         if not paths:
             return None
         gap = paths[0].features[FEATURES.index("predicate")]
         return FactsFound(paths, _as_result(question, paths, list(named.values())), gap)
 
-
-class _Scorer:
-    """Walks candidate fact sequences into paths and scores each the same way."""
-
-    def __init__(
-        self,
-        question: str,
-        entities: EntityIndex,
-        named: dict[str, Named],
-        asked: set[str],
-        q: np.ndarray,
-        gaps: dict[str, float] | None = None,
-        members: set[str] | None = None,
-    ) -> None:
-        self.entities = entities
-        self.named = named
-        self.asked = asked
-        self.gaps = gaps or {}
-        self.rarity = _rarity(asked, entities)
-        self.members = members or set()
-        self.who = float(bool(_WHO.search(question)))
-        self.kind = kind_asked(question, entities.language)
-        self.q = np.asarray(q, dtype=np.float32)
-        self.q_norm = float(np.linalg.norm(self.q))
-        self.language = entities.language
-        self._relations: dict[str, set[str]] = {}  # a predicate's terms, read once per question
-
-    def paths(
-        self, walks: Iterable[tuple[tuple[Fact, ...], str]], vectors: dict[int, np.ndarray]
+    async def _scored(
+        self, reader: PathScorer, walks: Walks, vectors: dict[int, np.ndarray]
     ) -> list[Path]:
-        found = []
-        for facts, start in walks:
-            path = self.path(facts, start, vectors)
-            if path is not None:
-                found.append(path)
-        if not found:
-            return found
-        scores = scorer().probabilities(np.array([p.features for p in found]))
-        return [replace(p, score=float(s)) for p, s in zip(found, scores, strict=True)]
-
-    def path(
-        self, facts: tuple[Fact, ...], start: str, vectors: dict[int, np.ndarray]
-    ) -> Path | None:
-        ends, norms = [start], [_norm_of(facts[0], start)]
-        for fact in facts:
-            if norms[-1] == fact.subject_norm:
-                ends.append(fact.object)
-                norms.append(fact.object_norm)
-            elif norms[-1] == fact.object_norm:
-                ends.append(fact.subject)
-                norms.append(fact.subject_norm)
-            else:
-                return None
-        if len(set(norms)) < len(norms):  # back where it started
-            return None
-        answer = self._terms(norms[-1])
-        steps = []  # the question's terms each hop holds: its relation, where it leads
-        for index, fact in enumerate(facts):
-            reached = self._terms(norms[index + 1]) if index + 1 < len(facts) else set()
-            kind = answer & self.kind if index + 1 == len(facts) else set()  # "what street"
-            steps.append((self._relation_of(fact.predicate) | reached | kind) & self.asked)
-        if not steps[0] and len(facts) > 1:
-            return None  # a first hop the question does not ask for: a detour
-        named = self._terms(norms[0]) & self.asked
-        held = named.union(*steps)
-        cover = len(held) / len(self.asked)
-        relation = self._relation(held, named)
-        echo = self._echo(norms[-1], answer, held)
-        cosine = self._cosine([vectors[f.id] for f in facts if f.id in vectors])
-        rare = weighted_share(self.rarity, held)
-        gap = max((self.gaps[f.predicate_norm] for f in facts if f.predicate_norm in self.gaps),
-                  default=0.0)  # fmt: skip
-        member = self._member(ends[-1])
-        features = (cover, rare, relation, cosine, self._share(norms[0]), float(len(facts) - 1),
-                    echo, gap, member, member * self.who,
-                    self._further(facts, steps))  # fmt: skip
-        return Path(facts, tuple(ends), cover, relation, cosine, 1.0 - echo, 0.0, features)
-
-    def _further(self, facts: tuple[Fact, ...], steps: list[set[str]]) -> float:
-        """1.0 when both hops' relations are asked, the second for more than the first
-        ("when does the body that appoints the conduct committee meet?")."""
-        if len(facts) < 2 or not self._relation_of(facts[0].predicate) & self.asked:
-            return 0.0
-        return float(bool(steps[-1] - steps[0]))
-
-    def _member(self, name: str) -> float:
-        """1.0 when the name is a member's (a first name, a username, or a first and a
-        last name)."""
-        words = name.split()
-        whole = normalize(name) in self.members
-        return float(whole or (len(words) == 2 and normalize(words[0]) in self.members))
-
-    def _relation_of(self, predicate: str) -> set[str]:
-        found = self._relations.get(predicate)
-        if found is None:
-            found = self._relations[predicate] = relation_terms(predicate, self.language)
-        return found
-
-    def _terms(self, norm: str) -> set[str]:
-        named = self.named.get(norm)
-        own = self.entities.terms.get(norm) or frozenset(lexical_terms(norm, self.language))
-        return set(own) | (set(named.terms) if named else set())
-
-    def _relation(self, held: set[str], named: set[str]) -> float:
-        """The share of what the question asks besides the start's name, in words the
-        graph knows, that the path holds ("meet" in "when does the board meet?"; a
-        "hey" or "actually" no fact uses is not asked of the graph). 1.0 when the
-        question asks nothing besides the name; 0.0 when it asks more, but only in
-        words the graph does not know."""
-        rest = self.asked - named
-        if not rest:
-            return 1.0
-        known = rest & self.entities.vocabulary
-        return len(held & known) / len(known) if known else 0.0
-
-    def _echo(self, norm: str, answer: set[str], held: set[str]) -> float:
-        """How much of the answer's name the question holds for itself (not for the
-        relation or the kind asked for): 1.0 when the answer is what the question names."""
-        named = self.named.get(norm)
-        if named is not None and named.by_initials:
-            return 1.0
-        own = self.entities.terms.get(norm) or answer
-        return len(own & (self.asked - held)) / len(own) if own else 0.0
-
-    def _share(self, norm: str) -> float:
-        named = self.named.get(norm)
-        if named is not None and named.by_initials:
-            return 1.0
-        return self.entities.share(norm, self.asked)
-
-    def _cosine(self, found: Sequence[np.ndarray]) -> float:
-        if not found:
-            return 0.0
-        # one vector is its own mean (the same floats np.mean gives): skip the copy
-        mean = found[0] if len(found) == 1 else np.mean(np.vstack(found), axis=0)
-        size = float(np.linalg.norm(mean)) * self.q_norm
-        return float(mean @ self.q) / size if size else 0.0
-
-
-@cache
-def scorer(path: File = MODEL) -> Logistic:
-    """The fitted path scorer over FEATURES (logistic.py)."""
-    return logistic.load(path, FEATURES)[0]
-
-
-def _rarity(asked: set[str], entities: EntityIndex) -> dict[str, float]:
-    """Each asked term the graph knows, weighted by how rare it is among the graph's
-    names and relations (the weight sentences.py gives a term among its candidates)."""
-    n = entities.documents
-    return {t: rarity(n, entities.frequency[t]) for t in asked if entities.frequency.get(t)}
-
-
-def relation_terms(text: str, language: str = "en") -> set[str]:
-    """A relation's index terms, irregular verbs read as their base form ("led" is
-    "lead", "met" is "meet"): a question says "who leads", a fact "led by"."""
-    based = _WORDS.sub(lambda m: base_form(m.group()), text)
-    return set(lexical_terms(based, language))
-
-
-def kind_asked(question: str, language: str = "en") -> set[str]:
-    """The kind of thing a "which/what <noun>" question asks for ("what street", "which
-    group"), as index terms; empty when it names none."""
-    found = _KIND.search(question)
-    return set(lexical_terms(found.group(1), language)) if found else set()
+        """The walks that are paths, scored. The vectors of their facts not read yet are
+        read into ``vectors`` first: a walk dropped as a detour costs no vector."""
+        held = reader.read(walks)
+        wanted = {f.id for walk in held for f in walk.facts} - vectors.keys()
+        vectors |= await self.fact_vectors.of(sorted(wanted))
+        return reader.scored(held, vectors)
 
 
 async def _around(repo: FactRepository, norms: list[str]) -> list[Fact]:
@@ -392,6 +199,15 @@ async def _around(repo: FactRepository, norms: list[str]) -> list[Fact]:
     return _unique(f for f in found if not f.source.startswith(PROPOSALS))
 
 
+def _by_end(facts: Iterable[Fact]) -> dict[str, list[Fact]]:
+    """The facts by each of their ends (normalised), in their order."""
+    found: dict[str, list[Fact]] = {}
+    for fact in facts:
+        for norm in dict.fromkeys((fact.subject_norm, fact.object_norm)):
+            found.setdefault(norm, []).append(fact)
+    return found
+
+
 def _unique(facts: Iterable[Fact]) -> list[Fact]:
     return list({f.id: f for f in facts}.values())
 
@@ -399,11 +215,6 @@ def _unique(facts: Iterable[Fact]) -> list[Fact]:
 def _starts(fact: Fact) -> list[str]:
     """A fact read either way: from its subject, or from its object."""
     return [fact.subject] if fact.subject_norm == fact.object_norm else [fact.subject, fact.object]
-
-
-def _norm_of(fact: Fact, name: str) -> str:
-    """The normalised form of one of the fact's ends, given as written."""
-    return fact.subject_norm if name == fact.subject else fact.object_norm
 
 
 def _as_result(question: str, paths: list[Path], named: list[Named]) -> AskResult:
