@@ -248,33 +248,19 @@ def date_direction(
     return "nearest"
 
 
-# Status words that are everyday words too: "is the gym open", "when does it close".
-EVERYDAY_STATUS = re.compile(
-    r"\b(open|active|running|current(?:ly)?|live|right now|at the moment|closed|finished|"
-    r"ended|completed|past|over|passed|won|approved|rejected|results?|outcomes?)\b",
-    re.I,
-)
-
-
 def _filters_for_proposals(
     rest: str, status: object, kind: object, phrase: str | None, proposer: str | None,
     keywords: str | None,
 ) -> bool:  # fmt: skip
-    """Whether the filters read make this a question about proposals.
-
-    A type or a proposer always does. A date does with a word for creating or closing
-    ("created last week", "what closes on Friday"). A status does unless its word is
-    also an everyday word ("open", "closed", "approved") and the question asks about
-    something else: "is the gym open on Sundays?" is about the gym. A bare filter with
-    nothing else to ask about ("what's open?", "anything from last week?") does.
-    """
-    if kind is not None or proposer is not None:
+    """Whether the filters read make this a question about proposals: a status, a type
+    or a proposer always does; a date does with a word for creating or closing ("created
+    last week", "what closes on Friday") or with nothing else to ask about ("anything
+    from last week?")."""
+    if status is not None or kind is not None or proposer is not None:
         return True
     if phrase and (DEADLINE_WORDS.search(rest) or CREATION_WORDS.search(rest)):
         return True
-    if status is not None and not EVERYDAY_STATUS.search(rest):
-        return True
-    return (status is not None or phrase is not None) and keywords is None
+    return phrase is not None and keywords is None
 
 
 def analyze_question(question: str) -> AskAnalysis:
