@@ -12,7 +12,6 @@ import pytest
 
 from app.core.ask.language import detect_language
 from app.core.ask.multilingual import direction, english_phrase, read_question
-from app.core.ask.stemming import forms
 from app.nlp.date_ranges import read_date_range
 from app.nlp.lexical import lexical_terms
 
@@ -202,12 +201,6 @@ def test_topic_words_match_through_the_languages_stems(
 ) -> None:
     # the lexical index stems both sides alike (proposal_search's word ranking)
     assert set(lexical_terms(asked, language)) & set(lexical_terms(written, language))
-
-
-def test_stems_are_per_language() -> None:
-    assert forms("парковке", "ru") & forms("парковка", "ru")
-    assert not forms("парковке", "en") & forms("парковка", "en")
-    assert forms("parking", "en") & forms("parked", "en")  # English keeps its own forms
 
 
 @pytest.mark.parametrize(

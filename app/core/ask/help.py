@@ -15,15 +15,16 @@ import re
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from zoneinfo import ZoneInfo
 
 import numpy as np
+import snowballstemmer
 
 from app.core.ask.analysis import INTENT_DOCS
 from app.core.ask.command_reference import REFERENCE, HelpEntry
 from app.core.ask.cues import load
 from app.core.ask.models import AskResponse
-from app.core.ask.stemming import stem
 from app.i18n.catalogs import SOURCE_LANGUAGE, sentences
 from app.i18n.translator import Translator, translator
 from app.nlp.key_terms import STOP_WORDS, word_forms
@@ -36,6 +37,14 @@ RARE_WORD = 0.3  # what a word found in one entry only adds there, in such a lan
 Embed = Callable[[Sequence[str]], Awaitable[np.ndarray]]
 
 
+@cache
+def _stem(language: str) -> Callable[[str], str]:
+    """The Snowball stemmer of a language's cue table (the word itself without one)."""
+    cues = load(language)
+    name = cues.stemmer if cues is not None else None
+    return snowballstemmer.stemmer(name).stemWord if name else str
+
+
 def _forms(text: str, language: str) -> set[str]:
     """The forms of ``text``'s words that a question and an entry can share: English's
     suffix forms, another language's stems, function words left out."""
@@ -45,7 +54,7 @@ def _forms(text: str, language: str) -> set[str]:
         if cues is None and word not in STOP_WORDS and len(word) > 2:
             out |= word_forms(word)
         elif cues is not None and word not in cues.stopwords and len(word) > 3:
-            out.add(stem(word, language))  # short stems too: "voto" and "votar" meet
+            out.add(_stem(language)(word))  # short stems too: "voto" and "votar" meet
     return out
 
 
