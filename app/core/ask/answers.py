@@ -16,7 +16,6 @@ from datetime import datetime, timedelta
 
 from app.core.ask.analysis import STOP_WORDS
 from app.core.ask.models import CREATION, AskFilters, DocumentHit
-from app.core.ask.sentences import asks_quantity, states_number
 from app.domain.messages import N_
 from app.domain.models import Proposal, ProposalStatus, ProposalType, User
 from app.i18n import Translator
@@ -292,16 +291,10 @@ def _content_forms(text: str) -> set[str]:
     return forms
 
 
-QUANTITY_GIVEN = 100  # a sentence giving the quantity asked for comes first
-
-
 def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> list[str]:
     """The sentences of the passages that share the most words with the question, in
-    their original order: an extractive answer needs no model. A sentence giving the
-    quantity asked for is taken first ("Price: 7,850 EUR ..." for "how much did the
-    bike shelter cost?")."""
+    their original order: an extractive answer needs no model."""
     wanted = _content_forms(question)
-    given = asks_quantity(question)
     scored = []
     order = 0
     for passage in passages:
@@ -312,7 +305,6 @@ def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> li
             sentences = sentences[:-1]  # and ends mid-sentence
         for sentence in sentences:
             overlap = len(wanted & _content_forms(sentence))
-            overlap += QUANTITY_GIVEN if given and states_number(sentence) else 0
             scored.append((overlap, -order, sentence.strip()))
             order += 1
     top = sorted(scored, reverse=True)[:limit]
