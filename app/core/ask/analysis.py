@@ -288,15 +288,8 @@ def analyze_question(question: str) -> AskAnalysis:
     for_proposals = _filters_for_proposals(rest, status, kind, phrase, proposer, keywords)
     intent = _intent(text, for_proposals and not DOC_WORDS.search(text))
     if intent != INTENT_PROPOSALS:  # filters only mean something for proposals
-        status = kind = proposer = None
-        phrase = date_field = None
-        keywords = _keywords(text, set())
+        return AskAnalysis(intent, _keywords(text, set()))
     return AskAnalysis(
-        intent=intent,
-        content_keywords=keywords,
-        status=status,  # type: ignore[arg-type]
-        proposal_type=kind,  # type: ignore[arg-type]
-        date_phrase=phrase,
-        date_field=date_field,
-        proposer=proposer,
-    )
+        intent, keywords, status, kind,  # type: ignore[arg-type]
+        date_phrase=phrase, date_field=date_field, proposer=proposer,
+    )  # fmt: skip

@@ -202,21 +202,12 @@ def read_question(question: str, language: str = "en") -> AskAnalysis:
     bare = (status is not None or phrase is not None) and keywords is None
     for_proposals = (named or dated or bare) and not _search(rules.docs, text)
     intent = _intent(rules, text, for_proposals)
-    if intent != INTENT_PROPOSALS:
-        status = kind = proposer = None
-        phrase = date_field = None
-        keywords = _keywords(rules, text, set())
-    found = AskAnalysis(
-        intent=intent,
-        content_keywords=keywords,
-        status=status,  # type: ignore[arg-type]
-        proposal_type=kind,  # type: ignore[arg-type]
-        date_phrase=phrase,
-        date_field=date_field,
-        proposer=proposer,
-        language=language,
-    )
-    return deadline_window(found)
+    if intent != INTENT_PROPOSALS:  # filters only mean something for proposals
+        return AskAnalysis(intent, _keywords(rules, text, set()), language=language)
+    return deadline_window(AskAnalysis(
+        intent, keywords, status, kind,  # type: ignore[arg-type]
+        date_phrase=phrase, date_field=date_field, proposer=proposer, language=language,
+    ))  # fmt: skip
 
 
 def deadline_window(analysis: AskAnalysis) -> AskAnalysis:
