@@ -407,6 +407,13 @@ class ContextService:
             return await knowledge_answers.facts(text, g.facts, passages, llm, tr, FACTS_NAMED)
         if chosen.source == "documents" and passages:
             return await knowledge_answers.documents(text, passages, llm, tr, PASSAGE_BEST, g.best)
+        if chosen.intent == INTENT_PROPOSALS:  # nothing answers a question for proposals:
+            # say so as a search of proposals, with what it searched, and list none
+            none = replace(g.outcome, ranked=[], total=0, by_words=0, by_meaning=0)
+            return await self._proposals(
+                text, g.filters, g.keywords, none, passages, g.notes, _why_proposals(g), tr,
+                False, llm,
+            )  # fmt: skip
         return AskResponse(
             question=text,
             intent=chosen.intent,
