@@ -210,7 +210,7 @@ class PathScorer:
         known = frozenset(rest & self.entities.vocabulary) if rest else None
         if named is not None and named.by_initials:
             return _Entity(terms, asked, None, 1.0, known)
-        share = len(own & self.asked) / len(own) if own else 0.0  # as EntityIndex.share
+        share = self.entities.share(norm, self.asked)
         return _Entity(terms, asked, listed or terms, share, known)
 
     @staticmethod
