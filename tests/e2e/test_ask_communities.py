@@ -35,21 +35,21 @@ from tests.support import ask_gold
 # Session 18 (two more development communities, conference and workshops, measured with
 # the models as they were: refitted on the six, they lowered the original fixture's check
 # halves and held-out documents): each floor is the measured figure less one question of
-# what it grades.
+# what it grades, and never below where it stood.
 FLOORS: dict[str, dict[str, float]] = {
     "original": {"intent": 0.99, "f1": 0.88, "documents": 0.87, "facts": 0.91, "no_answer": 0.81},
     "coop": {"intent": 0.99, "f1": 0.81, "documents": 0.89, "states_fact": 0.76, "facts": 0.82,
-             "no_answer": 0.73},
+             "no_answer": 0.76},
     "oss": {"intent": 0.97, "f1": 0.78, "documents": 0.92, "states_fact": 0.69, "facts": 0.9,
             "no_answer": 0.52},
     "festival": {"intent": 0.98, "f1": 0.75, "documents": 0.9, "states_fact": 0.76,
-                 "facts": 0.94, "no_answer": 0.52},
+                 "facts": 0.95, "no_answer": 0.52},
     "conference": {"intent": 0.94, "f1": 0.76, "documents": 0.85, "states_fact": 0.62,
                    "facts": 0.84, "no_answer": 0.54},
     "workshops": {"intent": 0.96, "f1": 0.83, "documents": 0.9, "states_fact": 0.53,
                   "facts": 0.84, "no_answer": 0.47},
     "club": {"intent": 0.94, "f1": 0.66, "documents": 0.92, "states_fact": 0.6, "facts": 0.89,
-             "no_answer": 0.52},
+             "no_answer": 0.55},
     "society": {"intent": 0.88, "f1": 0.78, "documents": 0.76, "states_fact": 0.38,
                 "facts": 0.7, "no_answer": 0.68},
     "garden": {"intent": 0.91, "f1": 0.75, "documents": 0.95, "states_fact": 0.62, "facts": 0.7,
