@@ -197,3 +197,16 @@ def test_what_was_found_reads_as_documents_first() -> None:
         ("a", "1"), ("b", "3"), ("c", "5"), ("a", "2"), ("a", "4"),
     ]  # fmt: skip
     assert knowledge_answers.by_document([]) == []
+
+
+def test_why_proposals_claims_their_words_only_when_some_are_listed() -> None:
+    from types import SimpleNamespace
+
+    from app.core.ask.context_service import _why_proposals
+
+    g = SimpleNamespace(filters=SimpleNamespace(active=False), signals=SimpleNamespace(
+        proposal_cover=1.0))  # fmt: skip
+    assert _why_proposals(g) == "it asks about proposals, and some contain its words"
+    assert _why_proposals(g, listed=False) == "it asks about proposals"
+    g.filters.active = True
+    assert _why_proposals(g, listed=False).startswith("it asks for proposals by status")

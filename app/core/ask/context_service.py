@@ -411,8 +411,8 @@ class ContextService:
             # say so as a search of proposals, with what it searched, and list none
             none = replace(g.outcome, ranked=[], total=0, by_words=0, by_meaning=0)
             return await self._proposals(
-                text, g.filters, g.keywords, none, passages, g.notes, _why_proposals(g), tr,
-                False, llm,
+                text, g.filters, g.keywords, none, passages, g.notes,
+                _why_proposals(g, listed=False), tr, False, llm,
             )  # fmt: skip
         return AskResponse(
             question=text,
@@ -494,10 +494,12 @@ class ContextService:
         return sentences.rank(candidates, rows)
 
 
-def _why_proposals(g: Gathered) -> str:
+def _why_proposals(g: Gathered, listed: bool = True) -> str:
+    """Why proposals answer; ``listed``: some are listed (else none matched, and none
+    that contains the question's words is shown, so the reply does not say so)."""
     if g.filters.active:
         return N_("it asks for proposals by status, type, date or proposer")
-    if g.signals.proposal_cover == 1.0:
+    if listed and g.signals.proposal_cover == 1.0:
         return N_("it asks about proposals, and some contain its words")
     return N_("it asks about proposals")
 
