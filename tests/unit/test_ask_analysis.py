@@ -43,6 +43,10 @@ CASES = [
     ("which proposals ended up getting cancelled?", P, None, S.CANCELLED, None, None,
      None, None),
     ("anything open rn", P, None, S.OPEN, None, None, None, None),
+    # "idea collections" names free-form proposals as a whole, not a topic
+    ("idea collections started in the last month", P, None, None, T.FREE_FORM,
+     "in the last month", "creation", None),
+    ("any idea collection about the garden?", P, "garden", None, T.FREE_FORM, None, None, None),
 ]  # fmt: skip
 
 

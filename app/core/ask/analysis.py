@@ -73,7 +73,11 @@ STATUS_PATTERNS: list[tuple[re.Pattern[str], ProposalStatus]] = [
 ]
 TYPE_PATTERNS: list[tuple[re.Pattern[str], ProposalType]] = [
     (
-        re.compile(r"\b(free[- ]?form|open[- ]ended|brainstorm\w*|ideas?|suggestions?)\b", re.I),
+        re.compile(
+            r"\b(free[- ]?form|open[- ]ended|brainstorm\w*|ideas?(?: collections?)?|"
+            r"suggestions?)\b",
+            re.I,
+        ),
         ProposalType.FREE_FORM,
     ),
     (
