@@ -81,7 +81,8 @@ def _stopwords(language: str) -> frozenset[str]:
 
 
 @cache
-def _stemmer(language: str) -> Callable[[str], str] | None:
+def stemmer(language: str) -> Callable[[str], str] | None:
+    """The Snowball stemmer of ``language`` (a catalog name: "es", "pt_BR"); None without one."""
     name = STEMMERS.get(_base(language))
     return snowballstemmer.stemmer(name).stemWord if name else None
 
@@ -103,7 +104,7 @@ def _term(word: str, language: str) -> str:
         return folded
     if _base(language) == "pt":
         folded = _portuguese_plural(folded)
-    stem = _stemmer(language)
+    stem = stemmer(language)
     return stem(folded) if stem is not None else folded
 
 

@@ -15,11 +15,9 @@ import re
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from zoneinfo import ZoneInfo
 
 import numpy as np
-import snowballstemmer
 
 from app.core.ask.analysis import INTENT_DOCS
 from app.core.ask.command_reference import REFERENCE, HelpEntry
@@ -28,6 +26,7 @@ from app.core.ask.models import AskResponse
 from app.i18n.catalogs import SOURCE_LANGUAGE, sentences
 from app.i18n.translator import Translator, translator
 from app.nlp.key_terms import STOP_WORDS, word_forms
+from app.nlp.lexical import stemmer
 from app.services.llm import AnswerContext, LLMService
 
 HELP_FLOOR = 0.30  # combined score below which an entry does not answer the question
@@ -37,24 +36,17 @@ RARE_WORD = 0.3  # what a word found in one entry only adds there, in such a lan
 Embed = Callable[[Sequence[str]], Awaitable[np.ndarray]]
 
 
-@cache
-def _stem(language: str) -> Callable[[str], str]:
-    """The Snowball stemmer of a language's cue table (the word itself without one)."""
-    cues = load(language)
-    name = cues.stemmer if cues is not None else None
-    return snowballstemmer.stemmer(name).stemWord if name else str
-
-
 def _forms(text: str, language: str) -> set[str]:
     """The forms of ``text``'s words that a question and an entry can share: English's
     suffix forms, another language's stems, function words left out."""
     cues = None if language == SOURCE_LANGUAGE else load(language)
+    stem = stemmer(language) or str
     out: set[str] = set()
     for word in re.findall(r"[^\W_]+", text.casefold()):
         if cues is None and word not in STOP_WORDS and len(word) > 2:
             out |= word_forms(word)
         elif cues is not None and word not in cues.stopwords and len(word) > 3:
-            out.add(_stem(language)(word))  # short stems too: "voto" and "votar" meet
+            out.add(stem(word))  # short stems too: "voto" and "votar" meet
     return out
 
 

@@ -25,7 +25,6 @@ NAME = r"(@[^\W\d][\w.]{1,31}|(?-i:[A-ZÁÉÍÓÚÂÊÔÃÕÇÑА-ЯЁ])[\w.]{1,
 @dataclass(frozen=True)
 class Cues:
     language: str  # the catalog name: "es", "ru", "pt_BR"
-    stemmer: str | None  # snowballstemmer's algorithm name
     stopwords: frozenset[str]  # function words: detection, and never a topic
     markers: str = ""  # characters only this language writes (detection)
     proposal_words: str = ""

@@ -8,7 +8,6 @@ _STATUS = {status.value: pattern.pattern for pattern, status in STATUS_PATTERNS}
 
 CUES = Cues(
     language="en",
-    stemmer="english",
     stopwords=frozenset(
         """
         the a an of to in on at by for with about from is are was were be been do does did

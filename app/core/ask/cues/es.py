@@ -7,7 +7,6 @@ _MADE = r"(?:propuest[oa]s?|cread[oa]s?|hech[oa]s?|presentad[oa]s?|iniciad[oa]s?
 
 CUES = Cues(
     language="es",
-    stemmer="spanish",
     markers="ñ¿¡",
     stopwords=frozenset(
         """

@@ -9,7 +9,6 @@ _MADE = r"(?:propost[oa]s?|criad[oa]s?|feit[oa]s?|apresentad[oa]s?|iniciad[oa]s?
 
 CUES = Cues(
     language="pt_BR",
-    stemmer="portuguese",
     markers="ãõçêôà",
     stopwords=frozenset(
         """

@@ -6,7 +6,6 @@ _MADE = r"(?:предложил[аи]?|создал[аи]?|подал[аи]?|в�
 
 CUES = Cues(
     language="ru",
-    stemmer="russian",
     markers="абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
     stopwords=frozenset(
         """
