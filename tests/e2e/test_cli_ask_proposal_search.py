@@ -23,12 +23,18 @@ def ask_fixture() -> Path:
 
 
 def test_a_lowercase_member_is_the_proposer(ask: Any) -> None:
-    open_ones, all_of_hers = ask("anything open from sofia", "proposals by sofia")
+    open_ones, all_of_hers, leading, possessive = ask(
+        "anything open from sofia", "proposals by sofia", "sofia open proposals", "sofia's polls"
+    )
     assert open_ones["intent"] == "query_proposals"
     assert open_ones["filters"]["status"] == "open"
     assert set(open_ones["proposals"]) == {1, 4}
     assert "Sofia" in open_ones["answer"] or "sofia" in open_ones["answer"]
     assert set(all_of_hers["proposals"]) == SOFIA
+    # a name leading the proposals asked for is the proposer too, not a topic word
+    assert leading["filters"]["status"] == "open"
+    assert set(leading["proposals"]) == {1, 4}
+    assert set(possessive["proposals"]) <= SOFIA and possessive["proposals"]
 
 
 def test_a_topic_in_other_words(ask: Any) -> None:

@@ -107,6 +107,9 @@ PROPOSER_PATTERNS = [
                re.I),
     re.compile(r"@?\b([A-Za-z][\w.]{1,31})'s\s+(?:proposals?|polls?|ideas?)", re.I),
     re.compile(r"\bfrom\s+@([A-Za-z][\w.]{1,31})", re.I),
+    # "@felix open proposals": a mention leading the proposals asked for (mentions.py)
+    re.compile(r"@([A-Za-z][\w.]{1,31}?)(?:'s)?\s+(?:[\w-]+\s+){0,2}(?:proposals?|polls?|ideas?)\b",
+               re.I),
 ]  # fmt: skip
 NOT_NAMES = {
     "the", "a", "an", "me", "us", "you", "them", "someone", "anyone", "whom", "who", "members",
