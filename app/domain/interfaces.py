@@ -109,7 +109,7 @@ class FactIndex(Protocol):
 
     async def current(
         self,
-        signature: tuple[int, int] | None = None,
+        signature: int | None = None,
         progress: Callable[[int, int], None] | None = None,
     ) -> None: ...
 
@@ -117,7 +117,7 @@ class FactIndex(Protocol):
 class NullFactIndex:
     async def current(
         self,
-        signature: tuple[int, int] | None = None,
+        signature: int | None = None,
         progress: Callable[[int, int], None] | None = None,
     ) -> None:
         return None

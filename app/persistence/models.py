@@ -186,6 +186,7 @@ class FactRow(Base):
         # (x, id): equality lookups come back in insertion order straight from the index.
         Index("ix_facts_predicate_norm", "predicate_norm", "id"),
         Index("ix_facts_object_norm", "object_norm", "id"),
+        {"sqlite_autoincrement": True},  # an id is never handed out twice (migration 0013)
     )
 
 

@@ -83,3 +83,19 @@ async def test_proposals_become_facts_that_follow_the_close(bot: BotHarness) -> 
     assert (await bot.send("/facts open"))[0].startswith("No facts found")
     outcome = await graph.find_facts({"subject": "Pizza party", "predicate": "has outcome"})
     assert [f["object"] for f in outcome.as_dict()["facts"]] == ["Yes"]
+
+
+async def test_a_corrected_fact_is_asked_about_as_it_now_reads(bot: BotHarness) -> None:
+    """An admin deletes a wrong fact and adds the right one: /ask reads the new fact, not
+    the old one under its id. (On SQLite the new fact took the freed id back, and the
+    facts' count and highest id, which told /ask's indexes that the graph changed, were
+    the same as before: the old fact's vector and names stayed.)"""
+    await bot.send("/add_fact Kofi | runs | Repair Café", user_id=ADMIN_ID)
+    [before] = await bot.send("/ask who runs the repair café?")
+    assert before.startswith("Kofi runs Repair Café")
+    await bot.send("/delete_fact Kofi | runs | Repair Café", user_id=ADMIN_ID)
+    await bot.send("/add_fact Amara | teaches | pottery classes", user_id=ADMIN_ID)
+    [gone] = await bot.send("/ask who runs the repair café?")
+    assert "Amara" not in gone and "Kofi" not in gone
+    [now] = await bot.send("/ask who teaches pottery?")
+    assert now.startswith("Amara teaches pottery classes")

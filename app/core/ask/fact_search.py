@@ -91,7 +91,7 @@ class FactSearch:
         self.db = db
         self.language = language
         self.fact_vectors = fact_vectors or FactVectors(db, vectors)
-        self._entities: tuple[tuple[int, int], EntityIndex] | None = None
+        self._entities: tuple[int, EntityIndex] | None = None
         self.vectors = vectors
         # the graph's distinct predicates and their vectors, embedded when it changes
         self._predicates: dict[str, int] = {}

@@ -9,7 +9,7 @@ at 100,000 facts, against 3 ms unfiltered), so the split makes that one unfilter
 
 Facts change through many doors (the graph service, imports, proposal and document
 facts, ``coordbot reindex``), so instead of a hook in each, the index catches up when it
-is read: the table's signature (its count and highest id) is compared with the one last
+is read: the facts' version (app.persistence.fact_version) is compared with the one last
 indexed, and only when it moved is the table's list of ids compared with what each
 collection holds. A fact in the wrong collection (its origin changed, or a data
 directory from before the split) has its stored vector moved, not embedded again; the
@@ -60,14 +60,12 @@ class FactVectors:
     def __init__(self, db: Database, vectors: VectorDBService) -> None:
         self.db = db
         self.vectors = vectors
-        self._indexed: tuple[int, int] | None = None  # the signature last caught up with
+        self._indexed: int | None = None  # the facts version last caught up with
         # the fact ids each collection holds, as last caught up (None: not read yet)
         self._known: dict[str, set[int]] | None = None
         self._lock = asyncio.Lock()
 
-    async def current(
-        self, signature: tuple[int, int] | None = None, progress: Progress | None = None
-    ) -> None:
+    async def current(self, signature: int | None = None, progress: Progress | None = None) -> None:
         """Bring the collections up to the facts table, if it moved since last time
         (``signature``: the table's, when the caller has just read it)."""
         if signature is None:
@@ -90,7 +88,7 @@ class FactVectors:
             self._indexed = signature
         return embedded
 
-    async def _signature(self) -> tuple[int, int]:
+    async def _signature(self) -> int:
         async with self.db.transaction() as session:
             return await FactRepository(session).signature()
 
@@ -189,10 +187,11 @@ class FactVectors:
         """(fact id, cosine) of the facts closest in meaning, best first, among the facts
         of these kinds (by default those not derived from proposals): one unfiltered
         query per kind. Call ``current`` first."""
-        if self._indexed is None or self._indexed[0] == 0:
+        if self._indexed is None:
             return []
+        known = self._known  # None while a catch-up runs: query anyway
         found: list[tuple[int, float]] = []
-        for kind in kinds:
+        for kind in (k for k in kinds if known is None or known[k]):  # no query of an empty one
             hits = await self.vectors.query(COLLECTIONS[kind], embedding, limit)
             found += [(int(h.id), h.similarity) for h in hits]
         found.sort(key=lambda hit: (-hit[1], hit[0]))

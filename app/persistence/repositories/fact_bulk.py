@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from app.persistence import fact_version
 from app.persistence.lexical_schema import FACTS, sqlite_bulk_insert
 
 LOAD_COLUMNS = (
@@ -108,16 +109,18 @@ def _sqlite_upsert(now: datetime) -> str:
 
 @asynccontextmanager
 async def _sqlite_fts_caught_up(connection: AsyncConnection) -> AsyncIterator[None]:
-    """Inside the caller's transaction: the facts' FTS5 entries are added once for the
-    whole batch instead of by a trigger per row (lexical_schema.sqlite_bulk_insert). New
-    facts get keys above the largest before (SQLite's rowid rule); a fact already there
-    keeps its terms, as an upsert changes only its confidence and source."""
+    """Inside the caller's transaction: the facts' FTS5 entries are added, and their
+    version moved, once for the whole batch instead of by triggers per row
+    (lexical_schema.sqlite_bulk_insert, fact_version.sqlite_bulk_insert). New facts get
+    keys above the largest before (AUTOINCREMENT); a fact already there keeps its terms,
+    as an upsert changes only its confidence and source (its update trigger stays)."""
     before, after = sqlite_bulk_insert(FACTS)
+    version_before, version_after = fact_version.sqlite_bulk_insert()
     last = (await connection.exec_driver_sql("SELECT coalesce(max(id), 0) FROM facts")).scalar()
-    for statement in before:
+    for statement in before + version_before:
         await connection.exec_driver_sql(statement)
     yield
-    for statement in after:
+    for statement in after + version_after:
         await connection.execute(text(statement), {"after": last})
 
 

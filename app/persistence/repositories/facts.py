@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.nlp.key_terms import normalize
 from app.nlp.lexical import fact_lexical
+from app.persistence import fact_version
 from app.persistence.models import FactRow
 from app.persistence.repositories.base import dialect_insert
 from app.persistence.repositories.fact_bulk import LoadRow, upsert_rows
@@ -269,11 +270,10 @@ class FactRepository:
                 kept.setdefault(fact.id, fact)
         return list(kept.values())
 
-    async def signature(self) -> tuple[int, int]:
-        """(number of facts, highest id): changes whenever facts are added or removed,
-        so a derived index can tell cheaply whether it is behind."""
-        row = (await self.session.execute(select(func.count(), func.max(FactRow.id)))).one()
-        return int(row[0] or 0), int(row[1] or 0)
+    async def signature(self) -> int:
+        """The facts' version (app.persistence.fact_version): it moves whenever a fact is
+        added, changed or removed, so a derived index can tell cheaply whether it is behind."""
+        return int(await self.session.scalar(text(fact_version.READ)) or 0)
 
     async def all_ids(self) -> set[int]:
         return set(await self.session.scalars(select(FactRow.id)))
