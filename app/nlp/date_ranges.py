@@ -72,6 +72,9 @@ _PREP = re.compile(r"^(?:in|during|on|of|for|throughout|within|over|at|around) "
 _RE_REL = re.compile(
     rf"(?P<the>the )?(?P<q>{'|'.join(SIGN)}|this|current)(?: (?P<n>{NUM}))? (?P<unit>{_UNITS})s?"
 )
+# "within 2 weeks", "within a month": a window from now, ahead unless the question
+# looks back ("created within 3 days")
+_RE_WITHIN = re.compile(rf"within (?:(?P<n>{NUM})|an?) (?P<unit>minute|hour|day|week|month|year)s?")
 _RE_WEEKDAY = re.compile(
     rf"(?:(?P<q>last|previous|this|next|coming) )?(?P<wd>{WD})(?: (?P<week>{_WEEK_OF}))?"
 )
@@ -190,6 +193,9 @@ def _span_of(said: str, ctx: Ctx, after: date | None = None) -> Span | DateRange
 
 
 def _first_forms(said: str, ctx: Ctx, after: date | None) -> Span | DateRange | None:
+    if m := _RE_WITHIN.fullmatch(said):  # "due within 2 weeks": from now, as far as that
+        n = int(w.number(m["n"])) if m["n"] else 1
+        return rolling(m["unit"], n, -1 if ctx.direction == "past" else 1, ctx.now, ctx.zone)
     text, today = _PREP.sub("", said, count=1), ctx.today
     text = re.sub(r"^the (?=(?:end|beginning|start|middle|first week|last week) of )", "", text)
     if text in ("recently", "lately", "recent"):
@@ -385,7 +391,8 @@ def parse_date_range(
     - "since/from/starting X" start where X starts; "after X" starts when X is over;
       but "from" a whole week, month or year ("from July") means in it.
     - "past/last N units", "the last week", "past month" are rolling [now - N, now);
-      "next N units" is [now, now + N). "last/this/next week|weekend|month|year" with
+      "next N units" is [now, now + N), and so is "within N units", unless ``direction``
+      is "past" ("created within 3 days"). "last/this/next week|weekend|month|year" with
       no number and no "the" are calendar periods (weeks start on Monday).
     - "end of X" is X's last day (a week's: its Sunday; a year's: December 31st), as a
       deadline given that way falls on it; "beginning of X" is its first 7 days;

@@ -320,10 +320,13 @@ def test_ask_reads_the_form_in_a_question(
 
 
 # A deadline counted ahead is every deadline from now until the end of that day; a day
-# counted back stays that day.
+# counted back stays that day. "Within" a span is the span itself, from now ("due within
+# 2 weeks": the communities' question format, FORMAT.md).
 COUNTED_QUESTIONS = [
     (MSK, EN, "proposals closing in 2 weeks", "deadline", NOW[MSK], _at(MSK, 2027, 1, 14)),
-    (MSK, EN, "what closes within 3 days?", "deadline", NOW[MSK], _at(MSK, 2027, 1, 3)),
+    (MSK, EN, "what closes within 3 days?", "deadline", NOW[MSK], NOW[MSK] + timedelta(days=3)),
+    (MSK, EN, "anything created within 3 days?", "creation", NOW[MSK] - timedelta(days=3),
+     NOW[MSK]),
     (MSK, EN, "polls that end 10 days from now", "deadline", NOW[MSK], _at(MSK, 2027, 1, 10)),
     (TYO, EN, "what's due in a week?", "deadline", NOW[TYO], _at(TYO, 2027, 1, 9)),
     (MAD, ES, "propuestas que cierran dentro de 2 semanas", "deadline", NOW[MAD],

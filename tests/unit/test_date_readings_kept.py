@@ -3,10 +3,12 @@
 Recorded with `coordbot parse-date --batch` (and ``parse_deadline`` in four languages)
 before those forms were added, over every string of the tests and 250 phrases more:
 every phrase that gave a range or a deadline then, with what it gave in four zones and
-three directions. The one reading changed on purpose is "the end of" a week, a month or
-a year, now its last day (README, "Asking questions"); the file holds the new reading
-for those 19 phrases. A new form may give a range to a phrase that had none, never a
-different range to one that had one.
+three directions. Two readings changed on purpose, and the file holds the new ones: "the
+end of" a week, a month or a year, now its last day (README, "Asking questions"; 19
+phrases), and "within 2 weeks", "within 3 days", "within a week", now the window from
+now (back from now when the question looks back) where they read as one day two weeks
+off. A new form may give a range to a phrase that had none, never a different range to
+one that had one.
 """
 
 from __future__ import annotations
