@@ -47,6 +47,10 @@ CASES = [
     ("idea collections started in the last month", P, None, None, T.FREE_FORM,
      "in the last month", "creation", None),
     ("any idea collection about the garden?", P, "garden", None, T.FREE_FORM, None, None, None),
+    # "votes" are the proposals members vote on, as "polls" (free-form ones collect ideas)
+    ("which votes wrap up this week?", P, None, None, T.MULTIPLE_CHOICE, "this week",
+     "deadline", None),
+    ("any votes about parking?", P, "parking", None, T.MULTIPLE_CHOICE, None, None, None),
 ]  # fmt: skip
 
 

@@ -81,7 +81,7 @@ TYPE_PATTERNS: list[tuple[re.Pattern[str], ProposalType]] = [
         ProposalType.FREE_FORM,
     ),
     (
-        re.compile(r"\b(multiple[- ]choice|multi[- ]choice|polls?|options?|yes/no)\b", re.I),
+        re.compile(r"\b(multiple[- ]choice|multi[- ]choice|polls?|votes|options?|yes/no)\b", re.I),
         ProposalType.MULTIPLE_CHOICE,
     ),
 ]
