@@ -81,6 +81,16 @@ def pg_url() -> Iterator[str]:
     _off_loop(lambda: asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{RUN_DB}" WITH (FORCE)')))
 
 
+@pytest.fixture
+def fresh_pg(pg_url: str) -> Iterator[str]:
+    """An empty PostgreSQL database of this run's, for a test that migrates it itself."""
+    name = f"{RUN_DB}_fresh"
+    _off_loop(lambda: asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')))
+    _off_loop(lambda: asyncio.run(_pg_admin(f'CREATE DATABASE "{name}"')))
+    yield make_url(pg_url).set(database=name).render_as_string(hide_password=False)
+    _off_loop(lambda: asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')))
+
+
 @pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("template") / "template.sqlite3"

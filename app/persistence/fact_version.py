@@ -17,6 +17,9 @@ version together with the facts that moved it.
 
 from __future__ import annotations
 
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncConnection
+
 TABLE = "fact_version"
 READ = f"SELECT version FROM {TABLE}"
 _BUMP = f"UPDATE {TABLE} SET version = version + 1"
@@ -76,3 +79,24 @@ def sqlite_bulk_insert() -> tuple[list[str], list[str]]:
     before; after it, the counter moves once and the trigger comes back (as the lexical
     index's do: lexical_schema.sqlite_bulk_insert)."""
     return ["DROP TRIGGER IF EXISTS facts_version_insert"], [_BUMP, _sqlite_trigger("insert")]
+
+
+_PRESENT = {
+    "postgresql": "SELECT count(*) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
+    "WHERE t.tgname = 'facts_version' AND c.relname = 'facts' "
+    "AND c.relnamespace = current_schema()::regnamespace",
+    "sqlite": "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' "
+    "AND name LIKE 'facts_version_%'",
+}
+
+
+async def ensure(connection: AsyncConnection) -> None:
+    """Create whatever is missing (``coordbot reindex``): a later migration that rebuilds
+    the facts table on SQLite drops its triggers. Nothing runs when every trigger is
+    there: on PostgreSQL even a no-op CREATE TRIGGER would lock the table a moment."""
+    dialect = connection.dialect.name
+    present = await connection.scalar(text(_PRESENT[dialect]))
+    if present == (1 if dialect == "postgresql" else len(_SQLITE_EVENTS)):
+        return
+    for statement in create_statements(dialect):
+        await connection.execute(text(statement))

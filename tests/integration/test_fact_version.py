@@ -5,13 +5,12 @@ handed out again; migration 0013 keeps the facts, their ids and their lexical in
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from sqlalchemy import make_url, text
+from sqlalchemy import text
 
 from alembic import command
+from app.container import Container
 from app.core.graph.graph_service import GraphService
 from app.domain.clock import FrozenClock
 from app.nlp.lexical import lexical_terms
@@ -19,7 +18,7 @@ from app.persistence.database import Database
 from app.persistence.migrations import alembic_config
 from app.persistence.repositories.facts import FactRepository, NewFact
 from app.persistence.repositories.lexical import LexicalSearch
-from tests.conftest import NOW, RUN_DB, _off_loop, _pg_admin
+from tests.conftest import NOW, _off_loop, make_settings
 
 
 async def version(db: Database) -> int:
@@ -74,6 +73,26 @@ async def test_a_bulk_load_moves_the_version_and_keeps_the_triggers(
         assert loaded - before == 4  # once per batch, not once per row
     await graph.store_facts([NewFact("One", "more", "fact")])
     assert await version(database) > loaded  # the insert trigger is back
+
+
+async def test_reindex_puts_back_missing_triggers(database: Database, tmp_path: Path) -> None:
+    """A later migration that rebuilds the facts table on SQLite drops its triggers;
+    ``coordbot reindex`` (IndexService.reindex) creates them again."""
+    kb = Container(make_settings(data_dir=tmp_path / "data"), clock=FrozenClock(NOW),
+                   database=database)  # fmt: skip
+    postgres = database.engine.dialect.name == "postgresql"
+    drop = ["DROP TRIGGER facts_version ON facts"] if postgres else [
+        f"DROP TRIGGER facts_version_{event}" for event in ("insert", "update", "delete")
+    ]  # fmt: skip
+    async with database.engine.begin() as connection:
+        for statement in drop:
+            await connection.execute(text(statement))
+    before = await version(database)
+    await kb.graph.store_facts([NewFact("Kofi", "runs", "Repair Café")])
+    assert await version(database) == before  # nothing moves it any more
+    await kb.index.reindex()
+    await kb.graph.store_facts([NewFact("Ama", "runs", "the tool library")])
+    assert await version(database) > before
 
 
 # -- migration 0013 -------------------------------------------------------------------
@@ -131,15 +150,6 @@ def _migrate_and_check(url: str) -> None:
 def test_sqlite_migration_keeps_the_facts(tmp_path: Path) -> None:
     path = tmp_path / "coordbot.sqlite3"
     _off_loop(lambda: _migrate_and_check(f"sqlite+aiosqlite:///{path}"))
-
-
-@pytest.fixture
-def fresh_pg(pg_url: str) -> Iterator[str]:
-    name = f"{RUN_DB}_0013"
-    _off_loop(lambda: asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')))
-    _off_loop(lambda: asyncio.run(_pg_admin(f'CREATE DATABASE "{name}"')))
-    yield make_url(pg_url).set(database=name).render_as_string(hide_password=False)
-    _off_loop(lambda: asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')))
 
 
 def test_postgres_migration_keeps_the_facts(fresh_pg: str) -> None:

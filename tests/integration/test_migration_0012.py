@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from sqlalchemy import make_url, text
+from sqlalchemy import text
 
 from alembic import command
 from app.nlp.lexical import lexical_terms
 from app.persistence.database import Database
 from app.persistence.migrations import alembic_config
 from app.persistence.repositories.lexical import LexicalSearch
-from tests.conftest import RUN_DB, _off_loop, _pg_admin
+from tests.conftest import _off_loop
 
 DOC = "00000000-0000-0000-0000-000000000001"
 ROWS = [
@@ -96,15 +94,6 @@ def _migrate_and_check(url: str) -> None:
 def test_sqlite_rows_are_backfilled_and_indexed(tmp_path: Path) -> None:
     path = tmp_path / "coordbot.sqlite3"
     _off_loop(lambda: _migrate_and_check(f"sqlite+aiosqlite:///{path}"))
-
-
-@pytest.fixture
-def fresh_pg(pg_url: str) -> Iterator[str]:
-    name = f"{RUN_DB}_0012"
-    _off_loop(lambda: asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')))
-    _off_loop(lambda: asyncio.run(_pg_admin(f'CREATE DATABASE "{name}"')))
-    yield make_url(pg_url).set(database=name).render_as_string(hide_password=False)
-    _off_loop(lambda: asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')))
 
 
 def test_postgres_rows_are_backfilled_and_indexed(fresh_pg: str) -> None:

@@ -17,8 +17,8 @@ from app.core.ask.analysis import STOP_WORDS
 from app.persistence.database import Database
 from app.persistence.repositories.users import UserRepository
 
-_NAME = r"([^\W\d_][\w.]{1,31}?)"
-_AFTER = re.compile(rf"\b(?:from|by)\s+(?!@){_NAME}\b", re.I)
+_NAME = r"([^\W\d_][\w.]{1,31})"
+_AFTER = re.compile(rf"\b(?:from|by)\s+(?!@){_NAME}", re.I)
 # the word that leads a question for proposals: "felix open proposals" ("felix's
 # proposals" is read as a proposer already, without a lookup)
 _LEADING = re.compile(

@@ -17,6 +17,7 @@ from typing import Any
 from app.core.graph.fact_vectors import FactVectors
 from app.core.knowledge.unit_index import UnitIndex
 from app.domain.models import Proposal
+from app.persistence import fact_version
 from app.persistence.database import Database
 from app.persistence.repositories.documents import DocumentRepository
 from app.persistence.repositories.facts import FactRepository
@@ -181,7 +182,10 @@ class IndexService:
         }
 
     async def reindex(self, progress: Progress | None = None) -> dict[str, int]:
-        """Rebuild the whole index from SQL."""
+        """Rebuild the whole index from SQL (and the triggers that tell it when the facts
+        change, should they be missing: fact_version)."""
+        async with self.db.engine.begin() as connection:
+            await fact_version.ensure(connection)
         async with self.db.transaction() as session:
             await DocumentRepository(session).mark_all_unindexed()
             total = await ProposalRepository(session).count_all()
