@@ -119,9 +119,10 @@ def extract_date_phrase(question: str) -> tuple[str | None, str]:
     return text[start:end], re.sub(r" ([?.!,;:])", r"\1", rest)
 
 
-_RE_AHEAD = re.compile(rf"(?:in|within) {_COUNT}|{_COUNT} from now", re.IGNORECASE)
+_RE_AHEAD = re.compile(rf"in {_COUNT}|{_COUNT} from now", re.IGNORECASE)
 
 
 def counts_ahead(phrase: str) -> bool:
-    """ "in 2 weeks", "within 3 days", "a month from now": a day counted ahead of now."""
+    """ "in 2 weeks", "a month from now": a day counted ahead of now ("within 3 days" is
+    a window from now already: date_ranges)."""
     return _RE_AHEAD.fullmatch(" ".join(phrase.split())) is not None

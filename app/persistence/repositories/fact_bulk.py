@@ -108,7 +108,7 @@ def _sqlite_upsert(now: datetime) -> str:
 
 
 @asynccontextmanager
-async def _sqlite_fts_caught_up(connection: AsyncConnection) -> AsyncIterator[None]:
+async def _sqlite_triggers_per_batch(connection: AsyncConnection) -> AsyncIterator[None]:
     """Inside the caller's transaction: the facts' FTS5 entries are added, and their
     version moved, once for the whole batch instead of by triggers per row
     (lexical_schema.sqlite_bulk_insert, fact_version.sqlite_bulk_insert). New facts get
@@ -151,7 +151,7 @@ async def upsert_rows(connection: AsyncConnection, rows: Sequence[LoadRow], now:
         cache = (await connection.exec_driver_sql("PRAGMA cache_size")).scalar()
         if int(cache or 0) > -SQLITE_CACHE_KIB:
             await connection.exec_driver_sql(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
-        async with _sqlite_fts_caught_up(connection):
+        async with _sqlite_triggers_per_batch(connection):
             await connection.exec_driver_sql(_sqlite_upsert(now), list(rows))
 
 
@@ -204,7 +204,7 @@ class BulkWriter:
             await self._write_postgres(payloads)
             return
         connection = self.connections[0]
-        async with connection.begin(), _sqlite_fts_caught_up(connection):
+        async with connection.begin(), _sqlite_triggers_per_batch(connection):
             for payload in payloads:
                 await connection.exec_driver_sql(_sqlite_upsert(self.now), marshal.loads(payload))
 
