@@ -150,6 +150,11 @@ QUESTIONS = {
         "proposals closing at the end of the month": CLOSING_DEC_31,
         "proposals closing eoy": CLOSING_DEC_31,
         "proposals that closed yesterday": CLOSED_YESTERDAY,
+        # "within" a span is the span from now, ahead or back as the question looks
+        "what closes within 2 weeks?": ("deadline", None, NOW_UTC, "2027-01-13T18:00:00+00:00",
+                                        {1, 2, 6, 7}),
+        "proposals created within 3 days": ("creation", None, "2026-12-27T18:00:00+00:00",
+                                            NOW_UTC, {7}),
     },
     "es": {
         "propuestas creadas hace 3 días": CREATED_3_DAYS_AGO,
