@@ -77,6 +77,12 @@ _TIME: list[Rule] = [
 SPANISH: list[Rule] = [
     *_TIME,
     (r"\bpasado mañana\b", "in 2 days"),
+    (r"\banteayer\b", "2 days ago"),
+    (r"\b(?:(?:en )?(?:el|la|los|las) )?[uú]ltim[oa]s?\b", "the last"),
+    (r"\bdel (\d{1,2}) al (?=\d)", r"from \1 to "),
+    (r"\b(?:a )?(?:principios|comienzos|inicios) del?\b", "early"),
+    (r"\b(?:a )?mediados del?\b", "mid"),
+    (r"\b(?:a )?finales del?\b", "late"),
     (r"\bmañana\b", "tomorrow"),
     (r"\bhoy\b", "today"),
     (r"\bayer\b", "yesterday"),
@@ -105,6 +111,7 @@ SPANISH: list[Rule] = [
     (r"\bhoras?\b", "hours"),
     (r"\bminutos?\b", "minutes"),
     (r"\bmes(?:es)?\b", "months"),
+    (r"\btrimestres?\b", "quarters"),
     (r"\baños?\b", "years"),
     (r"\by\b", "and"),
     *_words(_WEEKDAYS_ES, _EN_WEEKDAYS),
@@ -117,6 +124,9 @@ SPANISH: list[Rule] = [
 PORTUGUESE: list[Rule] = [
     *_TIME,
     (r"\bdepois de amanhã\b", "in 2 days"),
+    (r"\banteontem\b", "2 days ago"),
+    (r"\b(?:(?:n?[oa]s?) )?[uú]ltim[oa]s?\b", "the last"),
+    (r"\bde (\d{1,2}) a (?=\d)", r"from \1 to "),
     (r"\bamanhã\b", "tomorrow"),
     (r"\bhoje\b", "today"),
     (r"\bontem\b", "yesterday"),
@@ -124,6 +134,9 @@ PORTUGUESE: list[Rule] = [
     (r"\bfi(?:m|nal) do ano\b", "end of the year"),
     (r"\bfi(?:m|nal) da semana\b", "end of the week"),
     (r"\bfi(?:m|nal) de semana\b|\bfds\b", "weekend"),  # the weekend, not the week's end
+    (r"\b(?:n?o )?(?:in[ií]cio|come[cç]o) d[eoa]\b", "beginning of"),
+    (r"\b(?:em )?meados d[eoa]\b", "mid"),
+    (r"\b(?:n?o )?fi(?:m|nal) d[eoa]\b", "end of"),
     *_plural_weekdays("(?:[àa]s|nas|aos|nos)", _WEEKDAYS_PT, r"s(?:-feiras)?\b"),
     (r"-feira\b", ""),
     (r"\b(?:n?[oa] )?(\w+) seguinte\b", r"the following \1"),
@@ -146,6 +159,7 @@ PORTUGUESE: list[Rule] = [
     (r"\bhoras?\b", "hours"),
     (r"\bminutos?\b", "minutes"),
     (r"\bm[eê]s(?:es)?\b", "months"),
+    (r"\btrimestres?\b", "quarters"),
     (r"\banos?\b", "years"),
     (r"\be\b", "and"),
     *_words(_WEEKDAYS_PT, _EN_WEEKDAYS),
@@ -159,6 +173,7 @@ RUSSIAN: list[Rule] = [
     (r"\b(\d{1,2}) ?ч\b", r"\1:00"),
     *_TIME,
     (r"\bпослезавтра\b", "in 2 days"),
+    (r"\bпозавчера\b", "2 days ago"),
     (r"\bзавтра\b", "tomorrow"),
     (r"\bсегодня\b", "today"),
     (r"\bвчера\b", "yesterday"),
@@ -167,9 +182,15 @@ RUSSIAN: list[Rule] = [
     (r"\bконц\w* недели\b|\bконец недели\b", "end of the week"),
     (r"\bвыходн\w*\b|\bвыхи\b", "weekend"),
     *_plural_weekdays("по", _WEEKDAYS_RU, r"(?:ам|ям)\b"),
+    (r"\bс (\S+) по\b", r"from \1 to"),  # "с 1 по 15 ноября", "с понедельника по пятницу"
+    (r"\bначал[еоа]\b", "beginning of"),
+    (r"\bсередин[еау]\b", "middle of"),
+    (r"\bконц[еа]\b|\bконец\b", "end of"),
     (r"\b(?:с|от) (?:этого|текущего) момента\b|\bотныне\b", "since now"),
     (r"\bсейчас\b", "now"),
     (r"\bмежду\b", "between"),
+    (r"\bза последн\w*\b", "over the past"),
+    (r"\bпоследн\w*\b", "last"),
     (r"\bследующ\w*\b", "next"),
     (r"\bпрошл\w*\b|\bпрошедш\w*\b", "last"),
     (r"\bэт\w*\b", "this"),
@@ -183,10 +204,11 @@ RUSSIAN: list[Rule] = [
     (r"\bчас(?:а|ов)?\b", "hours"),
     (r"\bминут\w*\b", "minutes"),
     (r"\bмесяц\w*\b", "months"),
-    (r"\bгод(?:а)?\b|\bлет\b", "years"),
+    (r"\bгод(?:а|у|ом)?\b|\bлет\b", "years"),
+    (r"\bквартал\w*\b", "quarters"),
     (r"\bи\b", "and"),
     *_words(_WEEKDAYS_RU, _EN_WEEKDAYS, r"\w*"),
-    *_words(_MONTHS_RU.split(), _EN_MONTHS, r"(?:ь|я|е|ю|й|а|т|та|те)?\b"),
+    *_words(_MONTHS_RU.split(), _EN_MONTHS, r"(?:ь|я|е|ю|й|а|т|та|те|ом|ем|ём|том)?\b"),
     *_numbers(_NUMBERS_RU),
     (r"\b(?:в|во|на|к)\b", ""),
 ]
@@ -196,7 +218,7 @@ LEXICONS: dict[str, list[tuple[re.Pattern[str], str]]] = {
     for language, rules in (("es", SPANISH), ("pt_BR", PORTUGUESE), ("ru", RUSSIAN))
 }
 # After "this"/"next"/"last", the English readers want the unit in the singular.
-_SINGULAR = re.compile(r"\b(this|next|last|following) (week|month|year|day)s\b")
+_SINGULAR = re.compile(r"\b(this|next|last|following|past) (week|month|quarter|year|day)s\b")
 
 
 def speaks(text: str, language: str) -> bool:
@@ -248,7 +270,9 @@ _CHAT = {
     "today": "tdy",
     "yesterday": "yday yest ystday ystrdy",
     "next": "nxt",
+    "last": "lst",
     "previous": "prev",
+    "wednesday": "weds",
     "week": "wk",
     "weeks": "wks",
     "weekend": "wknd wkend",
@@ -267,7 +291,40 @@ _CHAT = {
     "end of next month": "eonm",
 }
 CHAT_WORDS = {short: word for word, shorts in _CHAT.items() for short in shorts.split()}
-_RE_CHAT = re.compile(rf"(?<![\w'-])(?:{'|'.join(CHAT_WORDS)})(?![\w'-])", re.I)
+
+# Phrases said another way than the readers' forms, each rewritten in those forms: a
+# fortnight is 2 weeks, a couple 2 and a few 3 of a unit; "this past Friday" is "last
+# Friday", "this past week" "the past week"; "the day before yesterday" is "2 days ago";
+# "so far this year", "year to date" are "earlier this year"; "from now on" is "since
+# now". Like the shorthand, they are tried only when the phrase as written reads nothing.
+_UNIT_S = r"(?= (?:minute|hour|day|week|month|year)s\b)"
+_PERIODS = ("week", "month", "year")
+_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday weekend".split()
+SAID_OTHERWISE: list[tuple[str, str]] = [
+    (r"(?:an? |one )?fortnight(?!ly|s)", "2 weeks"),
+    (rf"(?:a )?couple(?: of)?{_UNIT_S}", "2"),
+    (rf"(?:a )?few{_UNIT_S}", "3"),
+    (r"(?:the )?day before yesterday", "2 days ago"),
+    (r"(?:the )?day after tomorrow", "in 2 days"),
+    (r"from now on", "since now"),
+    (r"ever since", "since"),
+    (r"ytd", "earlier this year"),
+    (r"mtd", "earlier this month"),
+    *((rf"this past {p}", f"the past {p}") for p in _PERIODS),
+    *((rf"this past {d}", f"last {d}") for d in _WEEKDAYS),
+    *((rf"so far this {p}|this {p} so far|{p}[- ]to[- ]date", f"earlier this {p}")
+      for p in _PERIODS),
+]  # fmt: skip
+_RULES = [("chat", rf"(?<![\w'-])(?:{'|'.join(CHAT_WORDS)})(?![\w'-])")] + [
+    (f"said{i}", rf"\b(?:{pattern})\b") for i, (pattern, _) in enumerate(SAID_OTHERWISE)
+]
+_RE_CHAT = re.compile("|".join(f"(?P<{name}>{pattern})" for name, pattern in _RULES), re.I)
+
+
+def _spelt(found: re.Match[str]) -> str:
+    if found.lastgroup == "chat":
+        return CHAT_WORDS[found.group(0).lower()]
+    return SAID_OTHERWISE[int((found.lastgroup or "said0")[4:])][1]
 
 
 @dataclass(frozen=True)
@@ -295,14 +352,15 @@ class SpeltOut:
 
 
 def spell_out(text: str) -> SpeltOut:
-    """ "what's due tmrw?" -> "what's due tomorrow?", keeping where "tmrw" was."""
+    """ "what's due tmrw?" -> "what's due tomorrow?", keeping where "tmrw" was; phrases
+    said otherwise ("a fortnight ago" -> "2 weeks ago") likewise."""
     pieces: list[tuple[int, int, int, int]] = []
     parts: list[str] = []
     last = 0
     for found in _RE_CHAT.finditer(text):
         parts.append(text[last : found.start()])
         start = sum(map(len, parts))
-        word = CHAT_WORDS[found.group(0).lower()]
+        word = _spelt(found)
         parts.append(word)
         pieces.append((found.start(), found.end(), start, start + len(word)))
         last = found.end()

@@ -87,23 +87,34 @@ def month_span(year: int, month: int) -> Span:
     return date(year, month, 1), w.month_start(year, month + 1)
 
 
+def _months(span: Span) -> int:
+    """How many whole calendar months a span is, or 0 when it is not months."""
+    first, after = span
+    if first.day != 1 or after.day != 1:
+        return 0
+    return (after.year - first.year) * 12 + after.month - first.month
+
+
 def period_edge(span: Span, edge: str) -> Span:
     """The part of a period an edge word names ("late" May is its "end"; "the end of"
     a period is its last day, read in ``date_ranges``). A month's or a week's "end" is
     its last 7 days (a week's: the weekend), its "beginning" the first 7 (Monday and
-    Tuesday), its "middle" what lies between; a year's are December, January and
-    June-July; "first/last week of" are the first and last seven days."""
+    Tuesday), its "middle" what lies between; a period of several months (a year, a
+    quarter, a season) has its first and last month as edges and its middle month or
+    two as its middle (a year's: June and July); "first/last week of" are the first
+    and last seven days."""
     first, after = span
     if edge == "first week":
         return first, first + 7 * ONE_DAY
     if edge == "last week":
         return after - 7 * ONE_DAY, after
-    if (after - first).days > 31:  # a year
-        if edge == "end":
-            return date(first.year, 12, 1), after
-        if edge in ("middle", "mid"):
-            return date(first.year, 6, 1), date(first.year, 8, 1)
-        return first, date(first.year, 2, 1)
+    if (months := _months(span)) > 1:
+        at = {"end": (months - 1, months), "beginning": (0, 1), "start": (0, 1)}.get(
+            edge, ((months - 1) // 2, months // 2 + 1)
+        )
+        return w.month_start(first.year, first.month + at[0]), w.month_start(
+            first.year, first.month + at[1]
+        )
     part = 2 if (after - first).days <= 7 else 7
     if edge == "end":
         return after - part * ONE_DAY, after
@@ -112,28 +123,48 @@ def period_edge(span: Span, edge: str) -> Span:
     return first, first + part * ONE_DAY
 
 
+def half_of(span: Span, second: bool) -> Span:
+    """The first or second half of a period: by months when it is months ("the first
+    half of 2026" is January to June), else by days (the first half of November is
+    its first 15)."""
+    first, after = span
+    if (months := _months(span)) > 1:
+        middle = w.month_start(first.year, first.month + months // 2)
+    else:
+        middle = first + timedelta(days=((after - first).days + 1) // 2)
+    return (middle, after) if second else (first, middle)
+
+
+def year_part(first_month: int, months: int, year: int) -> Span:
+    """A named part of ``year``: a quarter, a half or a season (winter runs into the
+    next year: "winter 2026" is December 2026 to February 2027)."""
+    return w.month_start(year, first_month), w.month_start(year, first_month + months)
+
+
 def with_direction(ctx: Ctx, direction: Direction) -> Ctx:
     return Ctx(ctx.now, ctx.zone, ctx.today, direction)
 
 
 def calendar_period(unit: str, offset: int, today: date) -> Span | None:
-    """The week (Monday to Monday), weekend (Saturday to Monday), month or year that is
-    ``offset`` units away from the one holding ``today``."""
+    """The week (Monday to Monday), weekend (Saturday to Monday), month, quarter or year
+    that is ``offset`` units away from the one holding ``today``."""
     if unit in ("week", "weekend"):
         monday = today - timedelta(days=today.weekday()) + timedelta(weeks=offset)
         return monday + timedelta(days=5 if unit == "weekend" else 0), monday + timedelta(days=7)
-    if unit == "month":
-        first = w.month_start(today.year, today.month + offset)
-        return first, w.month_start(first.year, first.month + 1)
+    if unit in ("month", "quarter"):
+        size = 3 if unit == "quarter" else 1
+        first = w.month_start(today.year, today.month - (today.month - 1) % size + size * offset)
+        return first, w.month_start(first.year, first.month + size)
     year = today.year + offset
     return (date(year, 1, 1), date(year + 1, 1, 1)) if unit == "year" else None
 
 
 def rolling(unit: str, n: int, sign: int, now: datetime, zone: ZoneInfo) -> DateRange:
-    """[now - n units, now) or [now, now + n units). Months and years are calendar
-    months in the user's zone; shorter units are exact durations."""
-    if unit in ("month", "year"):
-        moved = w.shift_months(now.astimezone(zone), sign * n * (12 if unit == "year" else 1))
+    """[now - n units, now) or [now, now + n units). Months, quarters and years are
+    calendar months in the user's zone; shorter units are exact durations."""
+    if unit in ("month", "quarter", "year"):
+        size = {"month": 1, "quarter": 3, "year": 12}[unit]
+        moved = w.shift_months(now.astimezone(zone), sign * n * size)
         other = moved.astimezone(UTC)
     else:
         other = now + sign * timedelta(**{unit + "s": n})

@@ -14,8 +14,11 @@ raises ``AmbiguousDateError`` when no year near today agrees.
 
 The forms read since the start are tried first; the forms added later ("this coming
 Friday", "the Friday after next", "tuesdays", "between now and Friday", chat shorthand
-such as "nxt wk") only when those read nothing, so a phrase never changes its reading
-because a form was added.
+such as "nxt wk", the periods of ``date_parts``, typos of date words) only when those
+read nothing, so a phrase never changes its reading because a form was added. The one
+exception is what dateparser misread ("2 weeks from today" as two weeks back, "the 1st
+of the month" as a day in October, "3.4.2026" month first): those forms are read just
+before it.
 """
 
 from __future__ import annotations
@@ -28,8 +31,9 @@ from zoneinfo import ZoneInfo
 import dateparser
 
 from app.domain.messages import N_, Text, Weekday
+from app.nlp import date_parts as parts
 from app.nlp import date_words as w
-from app.nlp.date_lexicon import spell_out
+from app.nlp.date_lexicon import CHAT_WORDS, spell_out
 from app.nlp.date_periods import (
     DIRECTIONS,
     ONE_DAY,
@@ -46,13 +50,14 @@ from app.nlp.date_periods import (
     rolling,
     with_direction,
 )
+from app.nlp.date_typos import mend
 from app.nlp.date_words import DAY_ALONE, DAYNUM, MON, NUM, SIGN, WD, WD_FULL, YEAR
 
 __all__ = ["DIRECTIONS", "AmbiguousDateError", "DateRange", "Direction"]
 __all__ += ["parse_date_range", "read_date_range"]
 
 _DAY_WORDS = {"yesterday": -1, "today": 0, "tomorrow": 1}
-_UNITS = "minute|hour|day|weekend|week|month|year"
+_UNITS = "minute|hour|day|weekend|week|month|quarter|year"
 _OPEN_KW = (
     r"before|prior to|earlier than|until|till|til|up to|up until|through|thru|by|no later than"
     r"|on or before|since|after|later than|from|starting(?: from| on)?|as of|on or after"
@@ -231,13 +236,16 @@ def _first_forms(said: str, ctx: Ctx, after: date | None) -> Span | DateRange | 
         return date(int(text), 1, 1), date(int(text) + 1, 1, 1)
     if m := next((found for r in _RE_DATE if (found := r.fullmatch(text))), None):
         return _date(m, ctx, after)
+    if (misread := parts.before_dateparser(text, ctx, after, _span_of)) is not None:
+        return misread
     return _dateparser(said, text, ctx, after)
 
 
 # --- forms read since they were added: only where the forms above read nothing ---------
 
 _RE_AFTER_NEXT = re.compile(
-    rf"(?:the )?(?:(?P<wd>{WD})|(?P<unit>week|weekend|month|year)) after next"
+    rf"(?:the )?(?:(?P<wd>{WD})|(?P<unit>week|weekend|month|quarter|year))"
+    r" (?P<how>after next|before last)"
 )
 _RE_PLURAL_WD = re.compile(rf"(?P<wd>{WD_FULL})s")
 _RE_QUALIFIED = re.compile(r"(?P<q>this|next|last|previous|coming) (?P<x>.+)")
@@ -257,12 +265,13 @@ def _later_forms(said: str, ctx: Ctx, after: date | None) -> Span | DateRange | 
     for pattern, same in _SAME_AS:
         if (said_so := pattern.sub(same, text, count=1)) != text:
             return _span_of(said_so, ctx, after)
-    if m := _RE_AFTER_NEXT.fullmatch(text):  # one further than "next ..."
+    if m := _RE_AFTER_NEXT.fullmatch(text):  # one further than "next ..." or "last ..."
+        step = 1 if m["how"] == "after next" else -1
         if m["unit"]:
-            return calendar_period(m["unit"], 2, today)
-        next_one = _RE_WEEKDAY.fullmatch(f"next {m['wd']}")
+            return calendar_period(m["unit"], 2 * step, today)
+        next_one = _RE_WEEKDAY.fullmatch(f"{'next' if step > 0 else 'last'} {m['wd']}")
         coming = _weekday(next_one, ctx, None) if next_one else None
-        return (coming[0] + 7 * ONE_DAY, coming[1] + 7 * ONE_DAY) if coming else None
+        return (coming[0] + 7 * step * ONE_DAY, coming[1] + 7 * step * ONE_DAY) if coming else None
     if m := _RE_PLURAL_WD.fullmatch(text):  # "on Tuesdays": the next one, today counts
         start = after or today
         day = start + timedelta(days=(w.weekday_index(m["wd"]) - start.weekday()) % 7)
@@ -271,7 +280,7 @@ def _later_forms(said: str, ctx: Ctx, after: date | None) -> Span | DateRange | 
         found = next((d for r in _RE_DATE if (d := r.fullmatch(m["x"]))), None)
         if found is not None and not found.groupdict().get("year"):
             return _date(found, ctx, after, m["q"])
-    return None
+    return parts.later_forms(text, ctx, after, _span_of)
 
 
 def _dateparser(said: str, text: str, ctx: Ctx, after: date | None) -> Span | None:
@@ -311,6 +320,9 @@ _RE_BETWEEN = re.compile(r"between (?P<a>.+?) and (?P<b>.+)")
 _RE_FROM_TO = re.compile(rf"{_START_KW} (?P<a>.+?){_SEP}(?P<b>.+)")
 _RE_SPAN = re.compile(rf"(?P<a>.+?){_SEP}(?P<b>.+)")
 _RE_OPEN = re.compile(rf"(?P<kw>{_OPEN_KW}) (?P<x>.+)")
+# "2024-2025", "11/1-11/15": two numeric dates joined by a bare dash
+_NUMERIC = r"(?:(?:19|20)\d\d|\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?)"
+_RE_NUMERIC_SPAN = re.compile(rf"(?P<a>{_NUMERIC})-(?P<b>{_NUMERIC})")
 _RE_WHOLE_PERIOD = re.compile(_PERIOD)
 _OPEN_END = ("until", "till", "til", "up to", "up until", "through", "thru", "by", "no later than",
              "on or before")  # fmt: skip
@@ -356,7 +368,14 @@ def _read(text: str, ctx: Ctx) -> DateRange | None:
         return _open(m["kw"], m["x"], ctx)
     if (m := _RE_SPAN.fullmatch(text)) and (found := _span(m["a"], m["b"], ctx)):
         return found
-    return _point(text, ctx)
+    if (found := _point(text, ctx)) is not None:
+        return found
+    if m := _RE_NUMERIC_SPAN.fullmatch(text):
+        return _span(m["a"], m["b"], ctx)
+    return None
+
+
+_SHORTHAND = frozenset(CHAT_WORDS)
 
 
 def read_date_range(
@@ -372,9 +391,11 @@ def read_date_range(
         return None
     ctx = Ctx(now, zone, now.astimezone(zone).date(), direction)
     try:
-        found = _read(text, ctx)
-        if found is None and (spelt := w.normalize(spell_out(text).text)) != text:
-            found = _read(spelt, ctx)  # "nxt wk", "by eow", "2moro"
+        found, spelt = _read(text, ctx), w.normalize(spell_out(text).text)
+        if found is None and spelt != text:
+            found = _read(spelt, ctx)  # "nxt wk", "by eow", "2moro", "a fortnight ago"
+        if found is None and (mended := mend(spelt, _SHORTHAND)) != spelt:
+            found = _read(mended, ctx)  # "yesterdy", "3 dyas ago", "lats week"
         return None if found and found.start is not None and found.start == found.end else found
     except AmbiguousDateError:
         raise
@@ -407,6 +428,10 @@ def parse_date_range(
     - a year-less date, month or bare weekday: the occurrence ``direction`` means;
       "last Friday" is strictly before today, "next Friday" strictly after.
     - "recently" (and "recent": "any recent proposals?") is the past 7 days.
+    - quarters, halves, seasons, fixed holidays, "early/mid/late" any period, "the 3rd of
+      next month", "2 weeks from today", "earlier this month", "older than 2 weeks",
+      "a fortnight ago", "this past Friday", "the week before last", typos ("thrusday"),
+      dotted dates day first: ``date_parts``, ``date_lexicon``, ``date_typos``.
     Never raises on unreadable or ambiguous text: a question without a date has no range.
     """
     try:

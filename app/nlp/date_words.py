@@ -49,6 +49,34 @@ DAYNUM = rf"(?:\d{{1,2}}(?:st|nd|rd|th)?|{ORD_WORD})\b"
 DAY_ALONE = rf"(?:\d{{1,2}}(?:st|nd|rd|th)|{ORD_WORD})\b"
 YEAR = r"(?:19|20)\d\d\b"
 NUM = rf"(?:\d+|{WORDS.replace(' ', '|')})"
+# The parts of a year that have names: quarters ("q3", "the third quarter"), halves
+# ("h1") and the (meteorological, northern) seasons. Each is (first month, months).
+QUARTER = r"(?:q[1-4]|(?:first|second|third|fourth|1st|2nd|3rd|4th) quarter)"
+HALF = r"(?:h[12])"
+SEASON = r"(?:spring|summer|fall|autumn|winter)"
+YEAR_PART = rf"(?:{QUARTER}|{HALF}|{SEASON})"
+SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+# Holidays on a fixed day of the year, read as that day ("before xmas", "since halloween").
+HOLIDAYS = {
+    "christmas eve": (12, 24), "xmas eve": (12, 24), "christmas": (12, 25), "xmas": (12, 25),
+    "boxing day": (12, 26), "new year's eve": (12, 31), "new years eve": (12, 31),
+    "nye": (12, 31), "new year's day": (1, 1), "new years day": (1, 1), "halloween": (10, 31),
+    "valentine's day": (2, 14), "valentines day": (2, 14), "valentine's": (2, 14),
+}  # fmt: skip
+HOLIDAY = "|".join(
+    re.escape(h).replace("'", "['’]") for h in sorted(HOLIDAYS, key=len, reverse=True)
+)
+
+
+def year_part_months(word: str) -> tuple[int, int]:
+    """(first month, months) of "q3", "the 2nd quarter", "h1" or "summer"."""
+    low = word.lower()
+    if low in SEASONS:
+        return SEASONS[low], 3
+    if low.startswith("h"):
+        return 1 + 6 * (int(low[1]) - 1), 6
+    n = int(low[1]) if low.startswith("q") else day_number(low.split()[0])
+    return 1 + 3 * (n - 1), 3
 
 
 def weekday_index(word: str) -> int:
@@ -91,4 +119,5 @@ def local_midnight(day: date, zone: ZoneInfo) -> datetime:
 
 
 def normalize(text: str) -> str:
-    return " ".join(text.lower().replace("—", "-").replace("–", "-").split()).strip(" ?!,;.")
+    said = text.lower().replace("—", "-").replace("–", "-").replace("’", "'")
+    return " ".join(said.split()).strip(" ?!,;.")
