@@ -36,6 +36,7 @@ from importlib import resources
 from app.core.ask.analysis import STOP_WORDS
 from app.core.graph.proposal_facts import SOURCE_PREFIX
 from app.i18n import Translator
+from app.nlp.date_typos import VOCABULARY as DATE_WORDS
 from app.nlp.key_terms import normalize
 from app.nlp.lexical import lexical_terms
 from app.persistence.database import Database
@@ -147,6 +148,9 @@ class Lexicon:
         own = [*STOP_WORDS, *BOT_WORDS]  # with contractions as typed on a phone: "dont"
         counts.update({w: 1 for w in own})
         terms.update(lexical_terms(" ".join(own), language))
+        # The words of dates ("wenesday", "febuary" are typos of them), not counted as
+        # words the community mentions: a date says nothing about what a question is about.
+        counts.update({w: 1 for w in DATE_WORDS if w not in counts})
         self.language = language
         self.terms = frozenset(terms)  # as the lexical index reads them (app/nlp/lexical.py)
         self.counts = counts
