@@ -237,3 +237,70 @@ def test_ask_reads_every_form_the_parser_reads(
             read += 1
             assert filters["date_field"] == "creation", phrase
     assert read >= len(phrases) - 2  # two English phrases contradict their weekday
+
+
+# --- forms members type that the tests had not held (tests/unit/test_date_unseen_forms.py)
+
+UNSEEN = {  # phrase -> (start, end), read in Moscow on Wednesday 30 Dec 2026, 21:00
+    "a fortnight ago": ("2026-12-15T21:00:00+00:00", "2026-12-16T21:00:00+00:00"),
+    "q4": ("2026-09-30T21:00:00+00:00", DAY["Jan 1"]),
+    "end of q4": (DAY["Dec 31"], DAY["Jan 1"]),
+    "before xmas": (None, "2026-12-24T21:00:00+00:00"),
+    "2 weeks from today": ("2027-01-12T21:00:00+00:00", DAY["Jan 14"]),
+    "earlier this month": ("2026-11-30T21:00:00+00:00", NOW_UTC),
+    "thrusday": (DAY["Dec 31"], DAY["Jan 1"]),
+    "20.12.2026": ("2026-12-19T21:00:00+00:00", "2026-12-20T21:00:00+00:00"),
+    "the week before last": ("2026-12-13T21:00:00+00:00", DAY["Dec 21"]),
+    "los últimos 7 días": ("2026-12-23T18:00:00+00:00", NOW_UTC),
+    "за последние 2 недели": ("2026-12-16T18:00:00+00:00", NOW_UTC),
+    "anteontem": (DAY["Dec 28"], DAY["Dec 29"]),
+}
+
+
+def test_parse_date_reads_the_forms_members_type(
+    env: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One batch, each phrase in the language it speaks, in BOT_TIMEZONE."""
+    monkeypatch.setenv("BOT_TIMEZONE", "Europe/Moscow")
+    batch = env / "phrases.txt"
+    batch.write_text("\n".join(UNSEEN) + "\n")
+    assert main(["parse-date", "--batch", str(batch), "--now", ASK_NOW, "--json"]) == 0
+    assert {x["phrase"]: (x["start"], x["end"]) for x in json_lines(capsys)} == UNSEEN
+
+
+SINCE_A_WEEK = ("creation", None, "2026-12-23T18:00:00+00:00", NOW_UTC, {1, 7})
+UNSEEN_QUESTIONS = {
+    "en": {
+        "proposals created in the past fortnight": ("creation", None,
+                                                    "2026-12-16T18:00:00+00:00", NOW_UTC,
+                                                    {1, 6, 7}),
+        "what closed before xmas": ("deadline", "closed", None, "2026-12-24T21:00:00+00:00",
+                                    {5}),
+        # a day counted ahead is every deadline until then, as "in 2 weeks"
+        "what closes 2 weeks from today": CLOSING_IN_2_WEEKS,
+        "proposals created the week before last": ("creation", None,
+                                                   "2026-12-13T21:00:00+00:00", DAY["Dec 21"],
+                                                   {2, 6}),
+        "proposals created older than 2 weeks": ("creation", None, None,
+                                                 "2026-12-16T18:00:00+00:00", {2, 3, 4, 5}),
+    },
+    "es": {"propuestas creadas en los últimos 7 días": SINCE_A_WEEK},
+    "ru": {"предложения, созданные за последние 2 недели": ("creation", None,
+                                                           "2026-12-16T18:00:00+00:00",
+                                                           NOW_UTC, {1, 6, 7})},
+    "pt_BR": {"propostas criadas nos últimos 7 dias": SINCE_A_WEEK},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", sorted(UNSEEN_QUESTIONS))
+def test_ask_filters_by_the_forms_members_type(language: str, community: Any) -> None:
+    questions = UNSEEN_QUESTIONS[language]
+    for out, (question, expected) in zip(
+        community(language, list(questions)), questions.items(), strict=True
+    ):
+        field, status, start, end, found = expected
+        filters = out["filters"]
+        assert out["intent"] == "query_proposals", question
+        assert (filters["date_field"], filters["status"]) == (field, status), question
+        assert (filters["start"], filters["end"]) == (start, end), question
+        assert set(out["proposals"]) == found, question
