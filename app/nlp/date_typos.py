@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from app.nlp.date_words import MONTHS, WEEKDAYS
+from app.nlp.edits import distance
 
 _CALENDAR = [
     "january february march april may june july august september october november december",
@@ -31,19 +32,6 @@ _WORD = re.compile(r"[a-z]{3,}")
 _SHORT = frozenset(
     [*MONTHS, "sept", *"mon tue tues wed weds thu thur thurs fri sat sun ytd mtd nye".split()]
 )
-
-
-def distance(a: str, b: str) -> int:
-    """Edits from ``a`` to ``b``, a swap of two neighbouring letters counting as one."""
-    rows = [list(range(len(b) + 1))]
-    for i, x in enumerate(a, 1):
-        row = [i]
-        for j, y in enumerate(b, 1):
-            row.append(min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (x != y)))
-            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
-                row[j] = min(row[j], rows[-2][j - 2] + 1)
-        rows.append(row)
-    return rows[-1][-1]
 
 
 def _mend_word(word: str, known: frozenset[str]) -> str:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from app.core.ask.spelling import Lexicon, distance
+from app.core.ask.spelling import Lexicon
+from app.nlp.edits import distance
 
 TEXTS = [
     "Monthly board game night in the event room",

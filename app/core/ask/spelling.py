@@ -37,6 +37,7 @@ from app.core.ask.analysis import STOP_WORDS
 from app.core.graph.proposal_facts import SOURCE_PREFIX
 from app.i18n import Translator
 from app.nlp.date_typos import VOCABULARY as DATE_WORDS
+from app.nlp.edits import distance
 from app.nlp.key_terms import normalize
 from app.nlp.lexical import lexical_terms
 from app.persistence.database import Database
@@ -116,19 +117,6 @@ def _near_model_word(word: str) -> bool:
 
 def _deletes(word: str) -> set[str]:
     return {word[:i] + word[i + 1 :] for i in range(len(word))}
-
-
-def distance(a: str, b: str) -> int:
-    """Edit distance with transpositions (optimal string alignment)."""
-    rows = [list(range(len(b) + 1))]
-    for i, ca in enumerate(a, 1):
-        row = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            row[j] = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                row[j] = min(row[j], rows[-2][j - 2] + 1)
-        rows.append(row)
-    return rows[-1][-1]
 
 
 class Lexicon:
