@@ -92,8 +92,10 @@ _POINT = rf"{_STRICT}|{MON_BARE}|{YEAR}"
 _TO = r"(?: ?[-–] ?| to | through | thru | until | till | and )"
 _SEP = r"(?: [-–] ?|(?<!\d)[-–] ?| ?[-–](?!\d)| (?:to|through|thru|until|till|up to) )"
 _START = r"(?:from|starting(?: from| on)?|beginning|since)"
-# A holiday is a date after a word that makes it one ("before xmas", "over christmas"),
-# not in "the christmas market"
+# A holiday is a date after a word that bounds a range ("before xmas", "since halloween"),
+# unless a word follows it ("proposals from the christmas party"); after "for", "over" or
+# "at" it is what a proposal is about ("ideas for the halloween party", "closing the
+# office over christmas"), as in "the christmas market"
 _HOLIDAY = rf"(?:the )?(?:(?:this|next|last) )?(?:{HOLIDAY})(?: day)?(?:,? {YEAR})?"
 _OPEN = (
     r"before|prior to|earlier than|until|till|up to|up until|through|by|no later than"
@@ -116,7 +118,7 @@ _EXTRACTORS = [
         rf"(?:{YEAR}|\d{{1,2}}/\d{{1,2}})-(?:{YEAR}|\d{{1,2}}/\d{{1,2}})(?![/\d])",
         # a day counted from another: "2 weeks from today", "a week from Friday"
         rf"{_COUNT} (?:from|after|before) (?:{_POINT}|{_HOLIDAY})",
-        rf"(?:{_OPEN}|on|over|at|around|during|for|in) {_HOLIDAY}",
+        rf"(?:{_OPEN}) {_HOLIDAY}(?![\w-]| [^\W\d_])",
         rf"(?:in|during|over|since|before|after|until|till|by) (?:the )?{SEASON}(?![\w-])",
         r"(?:until|till|by|before|since|from) \d{1,2}\.\d{1,2}(?![.\d])",  # "until 20.11"
         rf"between (?:{_POINT}) and (?:{_POINT})",

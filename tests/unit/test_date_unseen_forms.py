@@ -316,7 +316,11 @@ def test_ask_finds_the_phrase_of_each_class(question: str, phrase: str) -> None:
 
 def test_words_that_are_also_dates_stay_words_without_a_cue() -> None:
     for question in ("the christmas market", "ideas for spring cleaning", "what may I do",
-                     "version 1.5 proposals", "proposals about the fall of rome"):  # fmt: skip
+                     "version 1.5 proposals", "proposals about the fall of rome",
+                     "what theme ideas were there for the halloween party?",
+                     "what have we decided about the office closing over christmas",
+                     "who plays at the christmas party",
+                     "proposals from the christmas party"):  # fmt: skip
         assert extract_date_phrase(question) == (None, question), question
 
 
