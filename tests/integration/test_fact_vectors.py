@@ -152,3 +152,37 @@ async def test_reindex_rebuilds_both_collections(kb: Container) -> None:
     assert report["facts_indexed"] == len(community) + len(from_proposals)
     assert await _held(kb, FACTS) == community
     assert await _held(kb, PROPOSAL_FACTS) == from_proposals
+
+
+async def test_the_vectors_a_question_read_are_kept_until_the_facts_change(
+    kb: Container,
+) -> None:
+    vectors = kb.fact_vectors
+    await vectors.current()
+    community, _ = await _ids(kb)
+    ids = sorted(community)
+    stored = await kb.vectors.vectors(FACTS, [str(i) for i in ids])
+    reads: list[list[str]] = []
+    read = kb.vectors.vectors
+
+    async def counted(name: str, wanted: Any) -> Any:
+        if wanted:
+            reads.append(list(wanted))
+        return await read(name, wanted)
+
+    kb.vectors.vectors = counted  # type: ignore[method-assign]
+    first = await vectors.of(ids)
+    assert sorted(first) == ids and reads == [[str(i) for i in ids]]
+    assert all(np.array_equal(first[i], stored[str(i)]) for i in ids)
+    again = await vectors.of(ids[:2])
+    assert sorted(again) == ids[:2] and len(reads) == 1  # from memory: no Chroma read
+    assert all(np.array_equal(again[i], first[i]) for i in ids[:2])
+
+    async with kb.db.transaction() as session:  # the facts change: read afresh
+        await FactRepository(session).delete(ids[0])
+    await kb.graph.store_fact("Garden Committee", "meets", "on Mondays")
+    await vectors.current()
+    now, _ = await _ids(kb)
+    after = await vectors.of(sorted(now | {ids[0]}))
+    assert sorted(after) == sorted(now)  # the deleted fact's vector is not kept
+    assert str(ids[1]) in reads[1]

@@ -16,12 +16,18 @@ directory from before the split) has its stored vector moved, not embedded again
 missing facts are embedded and the deleted ones dropped. Bulk writers (imports, seeding,
 document facts) catch up right after writing, so a question after them embeds nothing.
 A question therefore costs no model call for facts, only a lookup by its own vector.
+
+The vectors /ask reads for the paths it scores (``of``) are kept in memory, up to KEPT,
+until the facts' version moves: a fact's id is never handed out again and its vector
+never changes while it stands, and members ask about the same few entities, whose facts
+the next question reads again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 
 import numpy as np
@@ -34,6 +40,7 @@ from app.services.vector_db_service import FACTS, PROPOSAL_FACTS, VectorDBServic
 logger = logging.getLogger(__name__)
 BATCH = 256  # facts embedded per model call while catching up
 PAGE = 5000  # ids looked up or vectors moved per Chroma call
+KEPT = 16_384  # fact vectors kept in memory between questions (~25 MB at 384 dimensions)
 COMMUNITY = "community"  # every fact not derived from a proposal
 PROPOSAL = "proposal"  # facts derived from proposals (proposal_facts)
 COLLECTIONS = {COMMUNITY: FACTS, PROPOSAL: PROPOSAL_FACTS}
@@ -64,6 +71,7 @@ class FactVectors:
         # the fact ids each collection holds, as last caught up (None: not read yet)
         self._known: dict[str, set[int]] | None = None
         self._lock = asyncio.Lock()
+        self._kept: OrderedDict[int, np.ndarray] = OrderedDict()  # read by ``of``, LRU
 
     async def current(self, signature: int | None = None, progress: Progress | None = None) -> None:
         """Bring the collections up to the facts table, if it moved since last time
@@ -77,12 +85,14 @@ class FactVectors:
                 return
             await self._catch_up(progress)
             self._indexed = signature
+            self._kept.clear()
 
     async def rebuild(self, progress: Progress | None = None) -> int:
         """Index every fact again after the collections were emptied (``coordbot
         reindex``); returns how many facts were embedded."""
         async with self._lock:
             self._indexed, self._known = None, None
+            self._kept.clear()
             signature = await self._signature()
             embedded = await self._catch_up(progress)
             self._indexed = signature
@@ -198,10 +208,18 @@ class FactVectors:
         return found[:limit]
 
     async def of(self, ids: list[int]) -> dict[int, np.ndarray]:
-        """The stored vectors of these facts, of any kind (no model call). Call
+        """The stored vectors of these facts, of any kind (no model call): those read
+        since the facts last changed from memory, the others from Chroma. Call
         ``current`` first."""
-        found: dict[int, np.ndarray] = {}
+        kept = self._kept
+        found = {i: kept[i] for i in ids if i in kept}
+        for i in found:
+            kept.move_to_end(i)
         for name in COLLECTIONS.values():
             wanted = [str(i) for i in ids if i not in found]
-            found |= {int(k): v for k, v in (await self.vectors.vectors(name, wanted)).items()}
+            read = {int(k): v for k, v in (await self.vectors.vectors(name, wanted)).items()}
+            found |= read
+            kept.update(read)
+        while len(kept) > KEPT:
+            kept.popitem(last=False)
         return found
