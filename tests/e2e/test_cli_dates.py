@@ -304,3 +304,13 @@ def test_ask_filters_by_the_forms_members_type(language: str, community: Any) ->
         assert (filters["date_field"], filters["status"]) == (field, status), question
         assert (filters["start"], filters["end"]) == (start, end), question
         assert set(out["proposals"]) == found, question
+
+
+def test_a_holiday_that_names_an_event_is_no_date_filter(community: Any) -> None:
+    """ "before xmas" bounds a range; "the christmas party" is what proposals are about."""
+    asked = ["which proposals came from the christmas party",
+             "any theme ideas for the halloween party?",
+             "what have we decided about the office closing over christmas"]  # fmt: skip
+    for question, out in zip(asked, community("en", asked), strict=True):
+        filters = out["filters"]
+        assert (filters["date_field"], filters["start"], filters["end"]) == (None,) * 3, question
