@@ -140,3 +140,20 @@ async def test_warming_up_reads_the_graphs_names_before_any_question(kb: Contain
     assert kb.context.fact_search._entities is not None
     index = kb.context.fact_search._entities[1]
     assert any("steering" in name.lower() for name in index.names)
+
+
+async def test_a_busy_entity_is_read_from_its_own_end(kb: Container) -> None:
+    """Each fact around a named entity is a path from that entity; read from its other
+    end it would only answer with the name the question gave, so it is not read that
+    way unless the question's words or meaning found the fact itself."""
+    from app.core.ask.fact_search import RANKED
+
+    members = [f"Grower {i}" for i in range(1, 61)]
+    for member in members:
+        await kb.graph.store_fact(member, "belongs to", "Allotment Club")
+    found = await _search(kb, "who belongs to the allotment club?")
+    assert found.best is not None and found.best.answer in members
+    echo = [p for p in found.paths if p.answer == "Allotment Club" and len(p.facts) == 1]
+    from_members = [p for p in found.paths if p.anchor == "Allotment Club" and len(p.facts) == 1]
+    assert len(from_members) == len(members)  # every member, from the club
+    assert len(echo) <= 2 * RANKED < len(members)  # only the facts found by words or meaning

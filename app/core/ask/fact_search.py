@@ -8,8 +8,9 @@ initials, and chain two relations. So, with no community's words:
 1. **Candidates**: facts the lexical index and the question's embedding find, fused by
    reciprocal rank fusion, plus every fact about the entities the question names by
    words or initials (fact_names).
-2. **Paths** of one hop (a candidate read in either direction) and of two (the best of
-   those taken one step further). The far end is the answer.
+2. **Paths** of one hop (a fact the rankings found, read in either direction; one around
+   a named entity, read from it) and of two (the best of those taken one step further).
+   The far end is the answer.
 3. **One fitted scorer** (fact_paths): the probability that a path's far end is the
    answer. Only the walks that are paths get their facts' vectors read (a detour's
    never are).
@@ -157,11 +158,22 @@ class FactSearch:
             members = {normalize(n) for n in await UserRepository(session).names(MEMBERS)}
             repo = FactRepository(session)
             first = [f for f in await repo.get_many(fused) if not f.source.startswith(PROPOSALS)]
-            first += await _around(repo, list(named))
+            by_name = await _around(repo, list(named))
         gaps = self._predicate_gaps(embedding)
         reader = PathScorer(question, entities, named, asked, embedding, gaps, members)
         vectors: dict[int, np.ndarray] = {}  # the facts' vectors, read as paths need them
-        starts = [((f,), end) for f in _unique(first) for end in _starts(f)]
+        # a fact found by words or meaning is read from either end; one found around a
+        # named entity, from the named end (read from its other end it would answer with
+        # the name the question gave)
+        ranked_ids = {f.id for f in first}
+        starts = [((f,), end) for f in first for end in _starts(f)]
+        starts += [
+            ((f,), end)
+            for f in by_name
+            if f.id not in ranked_ids
+            for end in _starts(f)
+            if norm_of(f, end) in named
+        ]
         one = await self._scored(reader, starts, vectors)
         one.sort(key=lambda p: (-p.cover - p.cosine / 2, p.facts[0].id))  # what it holds
         further = one[:EXPAND]
