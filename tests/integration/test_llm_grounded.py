@@ -62,6 +62,9 @@ async def test_the_evidence_is_keyed_and_fenced_and_a_cited_reply_comes_back(
     [
         grounded("The boxes hold 99 litres.", ["D7"]),  # a key that was not offered
         grounded("See proposal #9 for bigger boxes.", ["D1"]),  # a proposal not cited
+        # proposals claimed, a document cited: "yes, there are proposals about it"
+        grounded("Yes, there are proposals about bigger boxes.", ["D1"], "proposals"),
+        grounded("The storage room is in the basement.", [], "facts"),  # nothing cited
         grounded("The JSON says 35 litres.", ["D1"]),  # the prompt's machinery
         json.dumps({"answer": "35 litres", "cites": ["D1"], "source": "rumours"}),
         "Each box holds 35 litres.",  # not JSON

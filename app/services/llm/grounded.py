@@ -29,6 +29,7 @@ SOURCES = ("documents", "proposals", "facts", "none")
 _CITATION = re.compile(r"#(\d+)")
 _MACHINERY = re.compile(r"\b(json|language model|data block|evidence key)\b", re.I)
 _KEY_IN_TEXT = re.compile(r"\[\s*[DPF]\d+\s*\]")
+KEY_KINDS = {"D": "documents", "P": "proposals", "F": "facts"}  # a key's first letter
 
 GROUNDED_PROMPT = f"""\
 You answer a community member's question using only the numbered records between \
@@ -102,8 +103,9 @@ def fenced_items(context: GroundedContext, language: str) -> str:
 
 
 def to_reply(reply: GroundedModel, context: GroundedContext) -> GroundedReply:
-    """The reply if it may be shown; a reply citing a key that was not offered, or a
-    proposal that is not among those it cites, is refused rather than repaired."""
+    """The reply if it may be shown; a reply citing a key that was not offered, a
+    proposal that is not among those it cites, or answering from a kind of record it
+    cites none of, is refused rather than repaired."""
     cites = tuple(dict.fromkeys(reply.cites))[:MAX_CITES]
     unknown = set(cites) - context.keys
     if unknown:
@@ -113,6 +115,10 @@ def to_reply(reply: GroundedModel, context: GroundedContext) -> GroundedReply:
         return GroundedReply("", (), "none")
     if len(text) > MAX_ANSWER_CHARS:
         raise LLMError("grounded answer too long")
+    if reply.source not in {KEY_KINDS.get(key[:1]) for key in cites}:
+        # "Yes, there are proposals about it" resting on a document: the answer claims
+        # a kind of record it does not rest on
+        raise LLMError("grounded answer names a source it does not cite")
     cited_proposals = {key[1:] for key in cites if key.startswith("P")}
     if set(_CITATION.findall(text)) - cited_proposals:
         raise LLMError("grounded answer names proposals it does not cite")
