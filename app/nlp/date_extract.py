@@ -24,6 +24,7 @@ from app.nlp.date_words import (
     QUARTER,
     SEASON,
     SIGN,
+    UNITS,
     WD,
     WD_FULL,
     WD_IN_TEXT,
@@ -32,7 +33,6 @@ from app.nlp.date_words import (
 
 _D = r"\d{1,2}(?:st|nd|rd|th)?\b"
 _ORD = r"\d{1,2}(?:st|nd|rd|th)\b"
-_UNITS = "minute|hour|day|weekend|week|month|quarter|year"
 _WD = WD_IN_TEXT
 _LEAD = rf"(?:{WD},? (?:the )?)?"  # before a date, "wed" is Wednesday whatever its case
 _NOT_A_DAY = r"(?! (?:floor|time|times|place|grade|edition|anniversary|round|row|item|option))"
@@ -70,7 +70,7 @@ _QUALIFIED = (
     rf"(?:this|next|last|coming|(?:the )?following) (?:{MON} (?:the )?{_D}"
     rf"|(?:the )?{_D} (?:of )?{MON}|(?:the )?{_ORD})"
 )
-_REL = rf"(?:the )?(?:{'|'.join(SIGN)}|this|current)(?: {NUM})? (?:{_UNITS})s?"
+_REL = rf"(?:the )?(?:{'|'.join(SIGN)}|this|current)(?: {NUM})? (?:{UNITS})s?"
 _PERIOD = (
     rf"(?:(?:the |this |next |last |current )?(?:month|week|quarter|year)|(?:(?:last|this|next) )?"
     rf"{MON_BARE}(?:,? {YEAR})?|{YEAR}|{_YEAR_PART})"

@@ -57,7 +57,7 @@ _RE_DOTTED_NO_YEAR = re.compile(r"(?P<day>\d{1,2})\.(?P<mon>\d{1,2})")
 _RE_NUMERIC_MONTH = re.compile(
     rf"(?P<year>{YEAR})[-/](?P<mon>\d{{1,2}})|(?P<mon2>\d{{1,2}})/(?P<y2>{YEAR})"
 )
-_MONTH_NAMES = "jan feb mar apr may jun jul aug sep oct nov dec".split()
+_MONTH_NAMES = list(w.MONTHS)  # "jan" ... "dec"
 
 
 def _days(found: Span | DateRange | None) -> Span | None:

@@ -51,13 +51,12 @@ from app.nlp.date_periods import (
     with_direction,
 )
 from app.nlp.date_typos import mend
-from app.nlp.date_words import DAY_ALONE, DAYNUM, MON, NUM, SIGN, WD, WD_FULL, YEAR
+from app.nlp.date_words import DAY_ALONE, DAYNUM, MON, NUM, SIGN, UNITS, WD, WD_FULL, YEAR
 
 __all__ = ["DIRECTIONS", "AmbiguousDateError", "DateRange", "Direction"]
 __all__ += ["parse_date_range", "read_date_range"]
 
 _DAY_WORDS = {"yesterday": -1, "today": 0, "tomorrow": 1}
-_UNITS = "minute|hour|day|weekend|week|month|quarter|year"
 _OPEN_KW = (
     r"before|prior to|earlier than|until|till|til|up to|up until|through|thru|by|no later than"
     r"|on or before|since|after|later than|from|starting(?: from| on)?|as of|on or after"
@@ -75,7 +74,7 @@ _PERIOD = (
 
 _PREP = re.compile(r"^(?:in|during|on|of|for|throughout|within|over|at|around) ")
 _RE_REL = re.compile(
-    rf"(?P<the>the )?(?P<q>{'|'.join(SIGN)}|this|current)(?: (?P<n>{NUM}))? (?P<unit>{_UNITS})s?"
+    rf"(?P<the>the )?(?P<q>{'|'.join(SIGN)}|this|current)(?: (?P<n>{NUM}))? (?P<unit>{UNITS})s?"
 )
 # "within 2 weeks", "within a month": a window from now, ahead unless the question
 # looks back ("created within 3 days")
@@ -391,11 +390,13 @@ def read_date_range(
         return None
     ctx = Ctx(now, zone, now.astimezone(zone).date(), direction)
     try:
-        found, spelt = _read(text, ctx), w.normalize(spell_out(text).text)
-        if found is None and spelt != text:
-            found = _read(spelt, ctx)  # "nxt wk", "by eow", "2moro", "a fortnight ago"
-        if found is None and (mended := mend(spelt, _SHORTHAND)) != spelt:
-            found = _read(mended, ctx)  # "yesterdy", "3 dyas ago", "lats week"
+        found = _read(text, ctx)
+        if found is None:  # spelt out, then mended, only when the phrase reads nothing
+            spelt = w.normalize(spell_out(text).text)
+            if spelt != text:
+                found = _read(spelt, ctx)  # "nxt wk", "by eow", "2moro", "a fortnight ago"
+            if found is None and (mended := mend(spelt, _SHORTHAND)) != spelt:
+                found = _read(mended, ctx)  # "yesterdy", "3 dyas ago", "lats week"
         return None if found and found.start is not None and found.start == found.end else found
     except AmbiguousDateError:
         raise

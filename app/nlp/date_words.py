@@ -49,6 +49,8 @@ DAYNUM = rf"(?:\d{{1,2}}(?:st|nd|rd|th)?|{ORD_WORD})\b"
 DAY_ALONE = rf"(?:\d{{1,2}}(?:st|nd|rd|th)|{ORD_WORD})\b"
 YEAR = r"(?:19|20)\d\d\b"
 NUM = rf"(?:\d+|{WORDS.replace(' ', '|')})"
+# The units a relative period counts in ("the past 3 weeks", "next quarter")
+UNITS = "minute|hour|day|weekend|week|month|quarter|year"
 # The parts of a year that have names: quarters ("q3", "the third quarter"), halves
 # ("h1") and the (meteorological, northern) seasons. Each is (first month, months).
 QUARTER = r"(?:q[1-4]|(?:first|second|third|fourth|1st|2nd|3rd|4th) quarter)"
