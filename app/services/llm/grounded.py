@@ -29,7 +29,6 @@ SOURCES = ("documents", "proposals", "facts", "none")
 _CITATION = re.compile(r"#(\d+)")
 _MACHINERY = re.compile(r"\b(json|language model|data block|evidence key)\b", re.I)
 _KEY_IN_TEXT = re.compile(r"\[\s*[DPF]\d+\s*\]")
-KEY_KINDS = {"D": "documents", "P": "proposals", "F": "facts"}  # a key's first letter
 
 GROUNDED_PROMPT = f"""\
 You answer a community member's question using only the numbered records between \
@@ -115,7 +114,8 @@ def to_reply(reply: GroundedModel, context: GroundedContext) -> GroundedReply:
         return GroundedReply("", (), "none")
     if len(text) > MAX_ANSWER_CHARS:
         raise LLMError("grounded answer too long")
-    if reply.source not in {KEY_KINDS.get(key[:1]) for key in cites}:
+    kinds = {item.key: item.kind for item in context.items}
+    if reply.source not in {kinds[key] for key in cites}:
         # "Yes, there are proposals about it" resting on a document: the answer claims
         # a kind of record it does not rest on
         raise LLMError("grounded answer names a source it does not cite")
