@@ -66,6 +66,8 @@ async def test_the_evidence_is_keyed_and_fenced_and_a_cited_reply_comes_back(
         grounded("Yes, there are proposals about bigger boxes.", ["D1"], "proposals"),
         grounded("The storage room is in the basement.", [], "facts"),  # nothing cited
         grounded("The JSON says 35 litres.", ["D1"]),  # the prompt's machinery
+        grounded("Each box holds 50 litres.", ["D1"]),  # a number the record does not give
+        grounded("Each box holds 35 litres, 50 from December.", ["D1"]),  # ... nor it
         json.dumps({"answer": "35 litres", "cites": ["D1"], "source": "rumours"}),
         "Each box holds 35 litres.",  # not JSON
     ],
@@ -84,6 +86,18 @@ async def test_the_knowledge_base_not_saying_is_a_reply_without_citations(
 ) -> None:
     fake_openai.content = grounded("", [], "none")
     assert await connect().answer_grounded(CONTEXT) == GroundedReply("", (), "none")
+
+
+async def test_numbers_from_the_cited_records_or_the_question_are_stated(
+    fake_openai: FakeOpenAI, connect: Connect
+) -> None:
+    context = GroundedContext(
+        "can I fit 2 bikes in a 35 litre box?",
+        (EvidenceItem("D1", "documents", "“Laundry”: The laundry opens at 07:00, 7 days a week."),),
+    )
+    fake_openai.content = grounded("It opens at 7:00 every day; 2 bikes won't fit in 35 l.", ["D1"])
+    reply = await connect().answer_grounded(context)
+    assert reply is not None and reply.cites == ("D1",)
 
 
 @pytest.mark.parametrize("server", ["llama_cpp", "no_schema"])

@@ -4,8 +4,9 @@ it, citing keys, or says the knowledge base does not say.
 The evidence reaches the model fenced as data, one item per line, each behind its key
 ("[D1] ...", "[P12] ...", "[F2] ..."). The reply is ``{"answer", "cites", "source"}``.
 It is checked here before anyone sees it: every cited key must be one that was offered,
-a proposal number in the text must be a cited proposal's, and the text must not talk
-about the prompt's machinery. Anything else is an ``LLMError``, so the caller keeps
+a proposal number in the text must be a cited proposal's, a number it states must be
+one the cited records or the question give, and the text must not talk about the
+prompt's machinery. Anything else is an ``LLMError``, so the caller keeps
 its offline answer. Which documents, proposals and facts the reply shows is composed
 by ``core`` from the cited items, never from the model's words.
 """
@@ -29,6 +30,7 @@ SOURCES = ("documents", "proposals", "facts", "none")
 _CITATION = re.compile(r"#(\d+)")
 _MACHINERY = re.compile(r"\b(json|language model|data block|evidence key)\b", re.I)
 _KEY_IN_TEXT = re.compile(r"\[\s*[DPF]\d+\s*\]")
+_DIGITS = re.compile(r"\d+")
 
 GROUNDED_PROMPT = f"""\
 You answer a community member's question using only the numbered records between \
@@ -103,8 +105,8 @@ def fenced_items(context: GroundedContext, language: str) -> str:
 
 def to_reply(reply: GroundedModel, context: GroundedContext) -> GroundedReply:
     """The reply if it may be shown; a reply citing a key that was not offered, a
-    proposal that is not among those it cites, or answering from a kind of record it
-    cites none of, is refused rather than repaired."""
+    proposal that is not among those it cites, a number its records do not give, or
+    answering from a kind of record it cites none of, is refused rather than repaired."""
     cites = tuple(dict.fromkeys(reply.cites))[:MAX_CITES]
     unknown = set(cites) - context.keys
     if unknown:
@@ -119,9 +121,19 @@ def to_reply(reply: GroundedModel, context: GroundedContext) -> GroundedReply:
         # "Yes, there are proposals about it" resting on a document: the answer claims
         # a kind of record it does not rest on
         raise LLMError("grounded answer names a source it does not cite")
+    said = " ".join([context.question, *(i.text for i in context.items if i.key in cites)])
+    if _numbers(text) - _numbers(said):
+        # "Each box holds 50 litres." resting on a record that says 35: a number is
+        # the fact a member acts on, and one the cited records do not give is made up
+        raise LLMError("grounded answer gives a number its records do not")
     cited_proposals = {key[1:] for key in cites if key.startswith("P")}
     if set(_CITATION.findall(text)) - cited_proposals:
         raise LLMError("grounded answer names proposals it does not cite")
     if _MACHINERY.search(text) or FENCE_OPEN in text or FENCE_CLOSE in text:
         raise LLMError("grounded answer mentions the prompt machinery")
     return GroundedReply(text, cites, reply.source)
+
+
+def _numbers(text: str) -> set[int]:
+    """The numbers written in digits ("07:00" holds 7 and 0; "1,50" 1 and 50)."""
+    return {int(n) for n in _DIGITS.findall(text)}
