@@ -8,7 +8,7 @@ from typing import Any
 
 from app.core.ask.grounded import HOW_GROUNDED
 from app.services.llm.openai_backend import OpenAIBackend
-from tests.conftest import BotHarness
+from tests.conftest import ADMIN_ID, BotHarness
 from tests.support.fake_openai import FakeOpenAI, grounded, is_grounded, offered_keys
 from tests.telegram.helpers import create_via_bot
 
@@ -85,3 +85,23 @@ async def test_the_quote_is_the_sentence_the_answer_rests_on(
     quoted = answer.split("According to “Membership rules”: ", 1)[1].split("\n")[0]
     assert quoted.startswith("Applicants must be aged 18 or over")
     assert "notice" not in quoted
+
+
+async def test_an_answer_from_facts_names_the_documents_near_the_question(
+    bot: BotHarness, fake_openai: FakeOpenAI
+) -> None:
+    doc = await bot.services.documents.knowledge_import(
+        "Rooftop garden", "The rooftop garden is open to members from April to October."
+    )
+    await bot.send("/add_fact Maria | manages | Rooftop Garden", user_id=ADMIN_ID)
+
+    def from_facts(body: dict[str, Any]) -> str:
+        facts = [k for k in offered_keys(body) if k.startswith("F")]
+        return grounded("Maria manages the rooftop garden.", facts[:1], "facts")
+
+    _use_model(bot, fake_openai, from_facts)
+    [answer] = await bot.send("/ask who manages the rooftop garden?")
+    assert answer.startswith("Maria manages the rooftop garden.")
+    assert "Facts: Maria manages Rooftop Garden." in answer
+    assert f"Related documents: “Rooftop garden” (document {doc.document_id})." in answer
+    assert f"vd:{doc.document_id}" in [b["callback_data"] for b in bot.buttons()]

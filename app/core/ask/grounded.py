@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from app.core.ask import answers as say
 from app.core.ask import sentences
 from app.core.ask.analysis import INTENT_PROPOSALS
+from app.core.ask.knowledge_answers import RELATED_DOC
 from app.core.ask.models import AskFilters, AskResponse, DocumentHit
 from app.core.ask.proposal_search import keyword_terms
 from app.domain.messages import N_
@@ -39,6 +40,7 @@ PASSAGES_OFFERED = 3
 PASSAGE_CHARS = 600
 PROPOSALS_OFFERED = 5
 FACTS_OFFERED = 5
+RELATED_SHOWN = 2  # documents named under an answer from proposals or facts
 KINDS = ("documents", "proposals", "facts")
 HOW_GROUNDED = N_(
     "How I found this: I searched the documents, proposals and facts; a language model "
@@ -164,7 +166,8 @@ def compose(
     intent: str,
 ) -> AskResponse | None:
     """The reply's text, then what it cites as the offline answers show them: the words
-    quoted from the first cited document, the proposals listed, the facts, the sources.
+    of the cited documents it rests on, the proposals listed, the facts, the sources (or,
+    with no document cited, the related documents).
     None when it cites nothing that was offered. ``intent``, the kind of question, is the
     fitted decision's, whichever kind of record the model answered from."""
     by_key = {o.item.key: o for o in items}
@@ -184,11 +187,16 @@ def compose(
         sections.append("\n".join(say.listing(proposals, len(proposals), tr)))
     if facts:
         sections.append(tr("Facts: {facts}.", facts="; ".join(_fact_text(f) for f in facts)))
+    # a document near the question is named under an answer from proposals or facts, as
+    # under the offline ones: the page a member may want to open next
+    related = [h for h in g.found.hits if h.similarity >= RELATED_DOC][:RELATED_SHOWN]
     if hits:
         sections.append(say.sources(hits, tr))
+    elif related:
+        sections.append(say.related_documents(related, tr))
     sections.append(tr(HOW_GROUNDED))
     shown = {h.chunk_id for h in hits}
-    documents = hits + [h for h in g.found.hits if h.chunk_id not in shown] if hits else []
+    documents = hits + [h for h in g.found.hits if h.chunk_id not in shown] if hits else related
     return AskResponse(
         question=text,
         intent=intent,
