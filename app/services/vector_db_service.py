@@ -182,14 +182,18 @@ class VectorDBService:
         embedding: np.ndarray,
         top_k: int,
         where: dict[str, Any] | None = None,
+        ids: Sequence[str] | None = None,
     ) -> list[Hit]:
-        """Nearest entries; the filter is applied inside the vector search, before top_k."""
+        """Nearest entries; the filter (metadata ``where``, or the entries ``ids``) is
+        applied inside the vector search, before top_k. Given the ids a filter selects,
+        Chroma searches several times faster than with the filter on its metadata."""
         collection = await self._collection(name)
         result = await asyncio.to_thread(
             collection.query,
             query_embeddings=[embedding.tolist()],
             n_results=top_k,
             where=where,
+            ids=None if ids is None else list(ids),
             include=["documents", "metadatas", "distances"],
         )
         ids = result["ids"][0]

@@ -7,6 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import update
 
 from app.container import Container
 from app.core.ask.models import AskFilters
@@ -15,6 +16,7 @@ from app.domain.clock import FrozenClock
 from app.domain.models import ProposalDraft, ProposalStatus, ProposalType, User
 from app.nlp.lexical import lexical_terms
 from app.persistence.database import Database
+from app.persistence.models import ProposalRow
 from app.persistence.repositories.lexical import LexicalSearch
 from app.persistence.repositories.proposals import criteria_condition
 from tests.conftest import NOW, make_settings
@@ -52,6 +54,27 @@ async def test_the_filters_are_one_condition_for_the_lexical_index(kb: Container
     assert await found(AskFilters(proposer_id=ALICE.telegram_id)) == [mine]
     assert await found(AskFilters(status=ProposalStatus.CANCELLED)) == [theirs]
     assert criteria_condition(**AskFilters().sql()) is None
+
+
+async def test_meaning_is_searched_inside_the_set_sql_filters(kb: Container) -> None:
+    leave = await _propose(kb, ALICE, "Parental leave", "Twelve weeks of paid parental leave")
+    await _propose(kb, ALICE, "New laptops", "Replace the five oldest laptops")
+    await kb.index.catch_up()
+    # cancelled in SQL, the source of truth, before its index entry has caught up
+    async with kb.db.transaction() as session:
+        await session.execute(
+            update(ProposalRow).where(ProposalRow.id == leave).values(status="cancelled")
+        )
+    search = kb.context.search
+    embedding = (await kb.vectors.embed(["time off"]))[0]
+    cancelled = await search.search(
+        AskFilters(status=ProposalStatus.CANCELLED), "time off", embedding
+    )
+    # no word of "time off" is in it: meaning found it inside what SQL filtered
+    assert [c.proposal.id for c in cancelled.candidates] == [leave]
+    assert cancelled.filtered_total == 1
+    closed = await search.search(AskFilters(status=ProposalStatus.CLOSED), "time off", embedding)
+    assert not closed.candidates and not closed.proposals and closed.filtered_total == 0
 
 
 async def test_a_topic_in_other_words_inside_the_filters(kb: Container) -> None:

@@ -53,26 +53,6 @@ class AskFilters:
             "proposer_id": self.proposer_id,
         }
 
-    def chroma_where(self) -> dict[str, Any] | None:
-        """The same filters on the proposals' index metadata, so the vector search runs
-        inside the filtered set (not filtered after its top k)."""
-        parts: list[dict[str, Any]] = []
-        if self.status is not None:
-            parts.append({"status": self.status.value})
-        if self.proposal_type is not None:
-            parts.append({"proposal_type": self.proposal_type.value})
-        if self.proposer_id is not None:
-            parts.append({"proposer_id": self.proposer_id})
-        if self.has_range:
-            key = "deadline_ts" if self.date_field == DEADLINE else "created_ts"
-            if self.start is not None:
-                parts.append({key: {"$gte": self.start.timestamp()}})
-            if self.end is not None:
-                parts.append({key: {"$lt": self.end.timestamp()}})
-        if not parts:
-            return None
-        return parts[0] if len(parts) == 1 else {"$and": parts}
-
     def as_dict(self) -> dict[str, Any]:
         return {
             "status": self.status.value if self.status else None,

@@ -255,6 +255,12 @@ class ProposalRepository:
         rows = (await self.session.execute(stmt)).all()
         return [to_proposal(r[0], r[1]) for r in rows]
 
+    async def ids_by_dynamic_criteria(self, **criteria: Any) -> list[int]:
+        """The ids of the proposals that match, in id order; the same criteria as
+        find_proposals_by_dynamic_criteria."""
+        stmt = _criteria(select(ProposalRow.id), **criteria).order_by(ProposalRow.id)
+        return list((await self.session.scalars(stmt)).all())
+
     async def count_proposals_by_dynamic_criteria(self, **criteria: Any) -> int:
         """How many proposals match; the same criteria as find_proposals_by_dynamic_criteria."""
         stmt = _criteria(select(func.count()).select_from(ProposalRow), **criteria)
