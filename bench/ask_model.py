@@ -10,8 +10,10 @@ change the data and take hours on a small CPU), then its questions (the first N 
 --limit, for slow models; N spread evenly through the set with --spread, since a gold
 set is grouped by kind) go through `coordbot ask --batch --json` with the model
 configured. --offline asks the same questions without the model, for comparison. Printed
-per community: every measure, seconds per question, chat calls per question (counted at
-the openai client) and the steps that fell back to the offline path (counted from
+per community: every measure, seconds per question, chat calls per question and the
+seconds spent in them, prompt and reply tokens per answered call (the server's usage;
+a server that reuses a cached prompt prefix still counts it), all counted at the openai
+client, and the steps that fell back to the offline path (counted from
 LLMService's warnings, which never quote a question). A held-out community's misses are
 never shown, only its figures. Not part of the tests: it needs a server (for example
 llama-cpp-python's, serving a small instruct GGUF).
@@ -25,6 +27,7 @@ import logging
 import os
 import sys
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
@@ -64,11 +67,18 @@ def counted_chat_calls() -> Iterator[Counter[str]]:
 
     async def counting(self: Any, *args: Any, **kwargs: Any) -> Any:
         calls["calls"] += 1
+        started = time.perf_counter()
         try:
-            return await create(self, *args, **kwargs)
+            completion = await create(self, *args, **kwargs)
         except Exception:
             calls["errors"] += 1
             raise
+        finally:
+            calls["milliseconds"] += round((time.perf_counter() - started) * 1000)
+        usage = getattr(completion, "usage", None)
+        calls["prompt_tokens"] += getattr(usage, "prompt_tokens", 0) or 0
+        calls["completion_tokens"] += getattr(usage, "completion_tokens", 0) or 0
+        return completion
 
     AsyncCompletions.create = counting  # type: ignore[assignment,method-assign]
     try:
@@ -113,6 +123,10 @@ def measure(
             figures = ask_gold.report(community, rows, seconds, show_misses)
             asked = max(1, len(rows))
             figures["chat_calls_per_question"] = round(calls["calls"] / asked, 2)
+            answered = max(1, calls["calls"] - calls["errors"])
+            figures["chat_seconds_per_question"] = round(calls["milliseconds"] / 1000 / asked, 2)
+            figures["prompt_tokens_per_call"] = round(calls["prompt_tokens"] / answered)
+            figures["reply_tokens_per_call"] = round(calls["completion_tokens"] / answered)
             figures["chat_errors"] = calls["errors"]
             figures["fallbacks"] = dict(fallbacks.seen)
             out[community.name] = figures
@@ -122,7 +136,7 @@ def measure(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--community", action="append", help="only these (repeatable)")
+    parser.add_argument("--community", action="extend", nargs="+", help="only these")
     parser.add_argument("--limit", type=int, help="the first N questions of each community")
     parser.add_argument("--spread", action="store_true", help="N spaced through the set")
     parser.add_argument("--offline", action="store_true", help="the same, without the model")
