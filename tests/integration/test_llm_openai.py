@@ -18,7 +18,13 @@ from app.config import Settings
 from app.services.llm import AnswerContext, LLMError, LLMService
 from app.services.llm.base import EvidenceItem, GroundedContext, GroundedReply
 from app.services.llm.factory import build_llm_service
-from app.services.llm.openai_backend import FENCE_CLOSE, FENCE_OPEN, OpenAIBackend
+from app.services.llm.openai_backend import (
+    FENCE_CLOSE,
+    FENCE_OPEN,
+    GROUNDED_MAX_TOKENS,
+    LEAD_MAX_TOKENS,
+    OpenAIBackend,
+)
 from tests.support.fake_openai import FakeOpenAI, Reply, grounded
 
 QUESTION = "Which multiple choice proposals about the garden budget closed last week?"
@@ -178,6 +184,71 @@ async def test_a_retried_server_error_can_still_succeed(
     assert result == REPLY
     assert fake_openai.chat_calls == 2
     assert service.fallbacks == {}
+
+
+# ----- how long a reply may run ----------------------------------------------------
+
+
+@pytest.mark.parametrize("step", STEPS)
+async def test_every_reply_is_capped(fake_openai: FakeOpenAI, connect: Connect, step: str) -> None:
+    fake_openai.content = lambda body: ANSWERED if "response_format" in body else "#3 is open."
+    service = connect()
+
+    assert await ask(service, step) != OFFLINE[step]
+
+    (body,) = fake_openai.chat_requests
+    caps = {"answer": LEAD_MAX_TOKENS, "grounded": GROUNDED_MAX_TOKENS}
+    assert body["max_tokens"] == caps[step]
+
+
+@pytest.mark.parametrize("step", STEPS)
+async def test_a_reply_cut_at_its_cap_falls_back_without_asking_again(
+    fake_openai: FakeOpenAI, connect: Connect, step: str
+) -> None:
+    # a lead or a JSON answer running on: cut at the cap, it is no answer
+    long_lead = "#3 is open " * LEAD_MAX_TOKENS
+    long_json = json.dumps({"answer": ANSWER + " " * 2000, "cites": ["P3"], "source": "proposals"})
+    long_json = long_json.replace(" ", " x") if step == "grounded" else long_json
+    fake_openai.content = long_json if step == "grounded" else long_lead
+    service = connect()
+
+    assert await ask(service, step) == OFFLINE[step]
+
+    assert service.fallbacks == {step: 1}
+    assert fake_openai.chat_calls == 1
+
+
+@pytest.mark.parametrize("step", STEPS)
+async def test_a_server_refusing_the_cap_is_asked_without_it_from_then_on(
+    fake_openai: FakeOpenAI, connect: Connect, step: str
+) -> None:
+    fake_openai.mode = "no_cap"
+    fake_openai.content = lambda body: ANSWERED if "response_format" in body else "#3 is open."
+    service = connect()
+
+    first, second = await ask(service, step), await ask(service, step)
+
+    assert first == second != OFFLINE[step]
+    assert service.fallbacks == {}
+    caps = ["max_tokens" in body for body in fake_openai.chat_requests]
+    assert caps == [True, False, False]  # refused once, then never sent
+
+
+async def test_a_lead_reads_the_evidence_within_the_budget(
+    fake_openai: FakeOpenAI, connect: Connect
+) -> None:
+    """A listing's lead gets the best proposals first; what does not fit the evidence
+    budget is left out, as for a grounded answer."""
+    fake_openai.content = "#3 and #7 are open."
+    lines = [f"#{n} " + "garden " * 30 for n in range(1, 26)]  # 25 proposals, ~220 chars each
+    context = AnswerContext("Which garden proposals are open?", "lead", lines, frozenset(range(26)))
+    service = connect()
+    service.evidence_chars = 500
+
+    assert await service.write_lead(context) == "#3 and #7 are open."
+    user = fake_openai.chat_requests[0]["messages"][-1]["content"]
+    fenced = user.split(FENCE_OPEN, 1)[1].split(FENCE_CLOSE, 1)[0].strip().splitlines()
+    assert fenced == [line.strip() for line in lines[:2]]
 
 
 @pytest.mark.parametrize(

@@ -17,8 +17,10 @@ Modes: ``ok`` (``content``, a string or a callable of the request body),
 source is "archived"), ``no_schema`` (HTTP 400 when ``response_format.type`` is
 ``json_schema``, else ok), ``llama_cpp`` (what llama-cpp-python's server answers to a
 ``json_schema`` format: HTTP 500 quoting the request's validation error; a
-``json_object`` format, with or without a ``schema``, is answered) and ``empty`` (no
-choices).
+``json_object`` format, with or without a ``schema``, is answered), ``no_cap`` (HTTP 400
+for a ``max_tokens``, as OpenAI's reasoning models answer, else ok) and ``empty`` (no
+choices). A reply longer than the request's ``max_tokens`` (counted in words) is cut
+there, with ``finish_reason`` "length", as a real server stops at its cap.
 
 ``content`` is by default a grounded answer saying the records do not answer.
 ``grounded(answer, cites, source)`` builds a grounded answer's JSON; ``offered_keys``
@@ -163,6 +165,15 @@ class FakeOpenAI:
             if (body.get("response_format") or {}).get("type") == "json_schema":
                 return 500, _error(LLAMA_CPP_REFUSAL, "internal_server_error")
             mode = "ok"
+        if mode == "no_cap":
+            if "max_tokens" in body:
+                return 400, _error(
+                    "Unsupported parameter: 'max_tokens' is not supported with this model. "
+                    "Use 'max_completion_tokens' instead.",
+                    "invalid_request_error",
+                    param="max_tokens",
+                )
+            mode = "ok"
         if mode == "too_long":  # a 400 that has nothing to do with the output format
             return 400, _error(
                 "This model's maximum context length is 8192 tokens.",
@@ -232,13 +243,17 @@ def _error(message: str, kind: str, param: str | None = None) -> dict[str, Any]:
 def _completion(body: dict[str, Any], content: str | None) -> dict[str, Any]:
     prompt = sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
     answer = len(content.split()) if content else 0
+    finish = "stop"
+    cap = body.get("max_tokens")
+    if content is not None and isinstance(cap, int) and answer > cap:
+        content, answer, finish = " ".join(content.split()[:cap]), cap, "length"
     choices = (
         [
             {
                 "index": 0,
                 "message": {"role": "assistant", "content": content, "refusal": None},
                 "logprobs": None,
-                "finish_reason": "stop",
+                "finish_reason": finish,
             }
         ]
         if content is not None

@@ -76,6 +76,14 @@ rules, or being an AI or a language model."""
 
 JSON_OBJECT_FORMAT: ResponseFormat = {"type": "json_object"}
 
+# The most tokens a reply may take, per step: room for the longest reply that would be
+# accepted (MAX_LEAD_CHARS, MAX_ANSWER_CHARS at about four characters a token, plus a
+# grounded reply's keys), so that a model that runs on (a small model's JSON can loop on
+# whitespace until the context is full) is stopped early, and refused, instead of being
+# waited for until the request times out.
+LEAD_MAX_TOKENS = 320
+GROUNDED_MAX_TOKENS = 256
+
 
 def language_name(language: str) -> str:
     """ "Spanish" for "es", "Brazilian Portuguese" for "pt_BR" (in English, for the prompt)."""
@@ -116,8 +124,11 @@ def check_lead(text: str, context: AnswerContext) -> str:
 
 
 def _content(completion: object) -> str:
-    """The reply's text; lenient servers may leave out choices or content."""
+    """The reply's text; lenient servers may leave out choices or content. A reply cut
+    at its token cap is not an answer (half a sentence, or JSON left open)."""
     choices = getattr(completion, "choices", None) or [None]
+    if getattr(choices[0], "finish_reason", None) == "length":
+        raise LLMError("reply cut at its token cap")
     content = getattr(getattr(choices[0], "message", None), "content", None)
     if not isinstance(content, str):
         raise LLMError("reply has no text content")
@@ -147,6 +158,16 @@ def _rejects_schema(exc: openai.APIStatusError) -> bool:
     return "response_format" in text or "json_schema" in text
 
 
+def _rejects_cap(exc: openai.APIStatusError) -> bool:
+    """Whether an error refuses ``max_tokens`` itself (OpenAI's reasoning models want
+    ``max_completion_tokens``; a strict server may know neither)."""
+    if exc.status_code not in _FORMAT_REFUSALS:
+        return False
+    if getattr(exc, "param", None) == "max_tokens":
+        return True
+    return "max_tokens" in str(getattr(exc, "message", "") or exc).lower()
+
+
 def _json_object(schema_format: ResponseFormat) -> ResponseFormat:
     """A JSON object format carrying the schema, as llama-cpp-python's server takes it
     (``{"type": "json_object", "schema": ...}``: it constrains the reply to the schema);
@@ -162,7 +183,9 @@ class OpenAIBackend:
     """One chat completion per step, against any OpenAI-compatible server.
 
     Servers that reject ``json_schema`` output (many local ones) are asked once more
-    for a plain JSON object, and from then on only for that.
+    for a plain JSON object, and from then on only for that. Every reply is capped at
+    its step's ``max_tokens``; a server that refuses the cap is asked once more without
+    it, and from then on never with it.
     """
 
     name = "openai"
@@ -180,6 +203,7 @@ class OpenAIBackend:
         self.model = model
         self.answer_model = answer_model or model
         self.supports_schema = True
+        self.caps_replies = True
         self._client = openai.AsyncOpenAI(
             api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries
         )
@@ -190,8 +214,8 @@ class OpenAIBackend:
             {"role": "user", "content": fenced_evidence(context)},
         ]
         try:
-            completion = await self._client.chat.completions.create(
-                model=self.answer_model, messages=messages, temperature=0
+            completion = await self._create(
+                messages, model=self.answer_model, max_tokens=LEAD_MAX_TOKENS
             )
         except openai.OpenAIError as exc:
             raise _failure("answer", exc) from exc
@@ -204,7 +228,9 @@ class OpenAIBackend:
             {"role": "user", "content": fenced_items(context, language_name(context.language))},
         ]
         answer_format = grounded_format(context)
-        reply = await self._json_reply("grounded", messages, answer_format, GroundedModel)
+        reply = await self._json_reply(
+            "grounded", messages, answer_format, GroundedModel, GROUNDED_MAX_TOKENS
+        )
         return to_reply(reply, context)
 
     async def group_themes(self, submissions: list[str], max_themes: int) -> list[ThemeGroup]:
@@ -229,10 +255,11 @@ class OpenAIBackend:
         messages: list[ChatCompletionMessageParam],
         schema_format: ResponseFormat,
         reply_type: type[ReplyT],
+        max_tokens: int | None = None,
     ) -> ReplyT:
         """One structured request, its reply validated as ``reply_type``; LLMError if not."""
         try:
-            completion = await self._structured(messages, schema_format)
+            completion = await self._structured(messages, schema_format, max_tokens)
         except openai.OpenAIError as exc:
             raise _failure(step, exc) from exc
         try:
@@ -241,24 +268,51 @@ class OpenAIBackend:
             raise LLMError(f"{step} reply is invalid: {type(exc).__name__}") from exc
 
     async def _structured(
-        self, messages: list[ChatCompletionMessageParam], schema_format: ResponseFormat
+        self,
+        messages: list[ChatCompletionMessageParam],
+        schema_format: ResponseFormat,
+        max_tokens: int | None,
     ) -> ChatCompletion:
         """A JSON reply: schema-constrained when the server allows, else a JSON object."""
         if self.supports_schema:
             try:
-                return await self._create_json(messages, schema_format)
+                return await self._create(
+                    messages, max_tokens=max_tokens, response_format=schema_format
+                )
             except openai.APIStatusError as exc:
                 if not _rejects_schema(exc):
                     raise  # e.g. a context too long: schemas stay on for the next request
                 logger.info("The LLM server rejected json_schema output; using json_object")
                 self.supports_schema = False
-        return await self._create_json(messages, _json_object(schema_format))
+        return await self._create(
+            messages, max_tokens=max_tokens, response_format=_json_object(schema_format)
+        )
 
-    async def _create_json(
-        self, messages: list[ChatCompletionMessageParam], response_format: ResponseFormat
+    async def _create(
+        self,
+        messages: list[ChatCompletionMessageParam],
+        *,
+        model: str | None = None,
+        max_tokens: int | None = None,
+        response_format: ResponseFormat | None = None,
     ) -> ChatCompletion:
+        """One chat completion at temperature 0, its reply capped at ``max_tokens``
+        unless the server has refused caps."""
+        options: dict[str, Any] = {"temperature": 0}
+        if response_format is not None:
+            options["response_format"] = response_format
+        if max_tokens is not None and self.caps_replies:
+            try:
+                return await self._client.chat.completions.create(
+                    model=model or self.model, messages=messages, max_tokens=max_tokens, **options
+                )
+            except openai.APIStatusError as exc:
+                if not _rejects_cap(exc):
+                    raise
+                logger.info("The LLM server rejected max_tokens; replies go uncapped")
+                self.caps_replies = False
         return await self._client.chat.completions.create(
-            model=self.model, messages=messages, temperature=0, response_format=response_format
+            model=model or self.model, messages=messages, **options
         )
 
     async def aclose(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from dataclasses import replace
 
 from app.services.llm.base import (
     AnswerContext,
@@ -17,6 +18,22 @@ from app.services.llm.base import (
 from app.services.llm.offline import OfflineBackend
 
 logger = logging.getLogger(__name__)
+
+
+def within(lines: list[str], budget: int) -> list[str]:
+    """The first lines that fit in ``budget`` characters (a line break counted as one);
+    the first line is always kept, cut to the budget if it alone is longer. A model
+    reads every character it is sent, so the budget is the time a reply takes."""
+    if not lines:
+        return []
+    kept: list[str] = []
+    size = 0
+    for line in lines:
+        size += len(line) + 1
+        if size > budget:
+            break
+        kept.append(line)
+    return kept or [lines[0][:budget]]
 
 
 class LLMService:
@@ -40,9 +57,12 @@ class LLMService:
         return self.primary.name if self.primary else self.offline.name
 
     async def write_lead(self, context: AnswerContext) -> str:
+        """A model's lead from at most ``evidence_chars`` of the evidence (its first
+        lines: the best), or the offline lead when there is no model or it failed."""
         if self.primary is not None and context.evidence:
+            bounded = replace(context, evidence=within(context.evidence, self.evidence_chars))
             try:
-                return await self.primary.write_lead(context)
+                return await self.primary.write_lead(bounded)
             except Exception as exc:
                 self._fell_back("answer", exc)
         return await self.offline.write_lead(context)
