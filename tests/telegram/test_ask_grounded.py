@@ -64,29 +64,6 @@ async def test_an_unknown_citation_leaves_the_offline_answer(
     assert bot.services.llm.fallbacks["grounded"] == 1
 
 
-async def test_the_quote_is_the_sentence_the_answer_rests_on(
-    bot: BotHarness, fake_openai: FakeOpenAI
-) -> None:
-    rules = (
-        "Members who move out give one month's notice to the secretary, in writing, and "
-        "hand back both keys and the laundry card on their last day in the house. "
-        "Pets are welcome in the flats, but dogs stay out of the kitchen, the lounge and "
-        "the meeting rooms, and their owners clean up after them at once. "
-        "Applicants must be aged 18 or over and sign the house agreement."
-    )
-    await bot.services.documents.knowledge_import("Membership rules", rules)
-    # the model reads the whole passage (the last item offered) and answers from its end
-    _use_model(
-        bot, fake_openai,
-        lambda body: grounded("You must be 18 or over to apply.", offered_keys(body)[-1:]),
-    )  # fmt: skip
-    [answer] = await bot.send("/ask how old do you have to be to join?")
-    assert answer.startswith("You must be 18 or over to apply.")
-    quoted = answer.split("According to “Membership rules”: ", 1)[1].split("\n")[0]
-    assert quoted.startswith("Applicants must be aged 18 or over")
-    assert "notice" not in quoted
-
-
 async def test_an_answer_from_facts_names_the_documents_near_the_question(
     bot: BotHarness, fake_openai: FakeOpenAI
 ) -> None:

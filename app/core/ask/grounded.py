@@ -12,7 +12,7 @@ nothing, the offline answer (the fitted decision's) stands.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -25,8 +25,6 @@ from app.core.ask.proposal_search import keyword_terms
 from app.domain.messages import N_
 from app.domain.models import Proposal
 from app.i18n import Translator
-from app.nlp.lexical import lexical_terms
-from app.nlp.units import segment
 from app.persistence.repositories.facts import Fact
 from app.services.llm import LLMService
 from app.services.llm.base import EvidenceItem, GroundedContext, GroundedReply
@@ -54,7 +52,7 @@ class Offered:
 
     item: EvidenceItem
     ref: DocumentHit | Proposal | Fact
-    quote: str = ""  # for a document item: the words it offers, as quoted
+    quote: str = ""  # for a document item: the words quoted under the answer
 
 
 def offered(
@@ -105,34 +103,12 @@ def _documents(g: Gathered) -> list[Offered]:
         passage = " ".join(hit.content.split())
         if len(passage) > PASSAGE_CHARS:
             passage = passage[:PASSAGE_CHARS].rsplit(" ", 1)[0] + " …"
-        found.append((f"“{hit.title}”: {passage}", hit, passage))
+        quoted = sentences.cut(passage)
+        found.append((f"“{hit.title}”: {passage}", hit, quoted))
     return [
         Offered(EvidenceItem(f"D{i}", "documents", text), hit, quoted)
         for i, (text, hit, quoted) in enumerate(found, 1)
     ]
-
-
-def resting_on(answer: str, docs: Sequence[Offered], language: str) -> tuple[Offered, str]:
-    """What the answer rests on, quoted: of the units of the cited document items, as the
-    model read them, the one holding most of the answer's words (each weighted by how
-    rare it is among those units), with what follows it in its item, up to about
-    MAX_QUOTE characters. The first item's opening words when no unit holds any: a model
-    that found the answer in the middle of a passage is shown that sentence, not the
-    passage's first lines."""
-    places = [(o, own, i) for o in docs if (own := segment(o.quote)) for i in range(len(own))]
-    held = [frozenset(lexical_terms(own[i].text, language)) for _, own, i in places]
-    wanted = set(lexical_terms(answer, language))
-    weights = {t: sentences.rarity(len(held), sum(t in h for h in held)) for t in wanted}
-    shares = [sentences.weighted_share(weights, h) for h in held]
-    if not shares or max(shares) == 0.0:
-        return docs[0], sentences.cut(docs[0].quote)
-    item, own, index = places[shares.index(max(shares))]
-    chosen = [own[index].text]
-    for after in own[index + 1 :]:
-        if len(" ".join([*chosen, after.text])) > sentences.MAX_QUOTE:
-            break
-        chosen.append(after.text)
-    return item, sentences.cut(" ".join(chosen))
 
 
 def _fact_text(fact: Fact) -> str:
@@ -166,8 +142,8 @@ def compose(
     intent: str,
 ) -> AskResponse | None:
     """The reply's text, then what it cites as the offline answers show them: the words
-    of the cited documents it rests on, the proposals listed, the facts, the sources (or,
-    with no document cited, the related documents).
+    quoted from the first cited document, the proposals listed, the facts, the sources
+    (or, with no document cited, the related documents).
     None when it cites nothing that was offered. ``intent``, the kind of question, is the
     fitted decision's, whichever kind of record the model answered from."""
     by_key = {o.item.key: o for o in items}
@@ -180,9 +156,9 @@ def compose(
         return None
     sections = [reply.answer]
     if docs:
-        source, quoted = resting_on(reply.answer, docs, tr.language)
-        title = source.ref.title if isinstance(source.ref, DocumentHit) else ""
-        sections.append(tr("According to “{title}”:", title=title) + " " + quoted)
+        first = docs[0]
+        title = first.ref.title if isinstance(first.ref, DocumentHit) else ""
+        sections.append(tr("According to “{title}”:", title=title) + " " + first.quote)
     if proposals:
         sections.append("\n".join(say.listing(proposals, len(proposals), tr)))
     if facts:
