@@ -93,11 +93,19 @@ async def test_numbers_from_the_cited_records_or_the_question_are_stated(
 ) -> None:
     context = GroundedContext(
         "can I fit 2 bikes in a 35 litre box?",
-        (EvidenceItem("D1", "documents", "“Laundry”: The laundry opens at 07:00, 7 days a week."),),
+        (
+            EvidenceItem(
+                "D1", "documents", "“Laundry”: The laundry opens at 07:00, 7 days a week."
+            ),
+            # a digit run longer than any integer Python converts from text
+            EvidenceItem("D2", "documents", "“Codes”: " + "9" * 5000),
+        ),
     )
-    fake_openai.content = grounded("It opens at 7:00 every day; 2 bikes won't fit in 35 l.", ["D1"])
+    fake_openai.content = grounded(
+        "It opens at 7:00 every day; 2 bikes won't fit in 35 l.", ["D1", "D2"]
+    )
     reply = await connect().answer_grounded(context)
-    assert reply is not None and reply.cites == ("D1",)
+    assert reply is not None and reply.cites == ("D1", "D2")
 
 
 @pytest.mark.parametrize("server", ["llama_cpp", "no_schema"])

@@ -134,6 +134,8 @@ def to_reply(reply: GroundedModel, context: GroundedContext) -> GroundedReply:
     return GroundedReply(text, cites, reply.source)
 
 
-def _numbers(text: str) -> set[int]:
-    """The numbers written in digits ("07:00" holds 7 and 0; "1,50" 1 and 50)."""
-    return {int(n) for n in _DIGITS.findall(text)}
+def _numbers(text: str) -> set[str]:
+    """The numbers written in digits, without leading zeros ("07:00" holds 7 and 0;
+    "1,50" 1 and 50). Compared as digits: a record's long digit run (an account
+    number) is no integer Python would convert."""
+    return {n.lstrip("0") or "0" for n in _DIGITS.findall(text)}
