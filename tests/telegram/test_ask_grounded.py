@@ -82,3 +82,17 @@ async def test_an_answer_from_facts_names_the_documents_near_the_question(
     assert "Facts: Maria manages Rooftop Garden." in answer
     assert f"Related documents: “Rooftop garden” (document {doc.document_id})." in answer
     assert f"vd:{doc.document_id}" in [b["callback_data"] for b in bot.buttons()]
+
+
+async def test_a_number_the_cited_record_does_not_give_leaves_the_offline_answer(
+    bot: BotHarness, fake_openai: FakeOpenAI
+) -> None:
+    await bot.services.documents.knowledge_import("Membership rules", RULES)
+    _use_model(
+        bot, fake_openai,
+        lambda body: grounded("Applicants must be 16 or over.", offered_keys(body)[:1]),
+    )  # fmt: skip
+    [answer] = await bot.send("/ask how old must applicants be?")
+    assert "16" not in answer and HOW_GROUNDED not in answer
+    assert "aged 18 or over" in answer
+    assert bot.services.llm.fallbacks["grounded"] == 1
