@@ -93,6 +93,7 @@ async def test_a_number_the_cited_record_does_not_give_leaves_the_offline_answer
         lambda body: grounded("Applicants must be 16 or over.", offered_keys(body)[:1]),
     )  # fmt: skip
     [answer] = await bot.send("/ask how old must applicants be?")
-    assert "16" not in answer and HOW_GROUNDED not in answer
+    # the model's sentence, not its digits: the sources' random document ids hold digits
+    assert "16 or over" not in answer and HOW_GROUNDED not in answer
     assert "aged 18 or over" in answer
     assert bot.services.llm.fallbacks["grounded"] == 1
