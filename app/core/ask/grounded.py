@@ -12,7 +12,7 @@ nothing, the offline answer (the fitted decision's) stands.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -25,6 +25,7 @@ from app.core.ask.proposal_search import keyword_terms
 from app.domain.messages import N_
 from app.domain.models import Proposal
 from app.i18n import Translator
+from app.nlp.units import segment
 from app.persistence.repositories.facts import Fact
 from app.services.llm import LLMService
 from app.services.llm.base import EvidenceItem, GroundedContext, GroundedReply
@@ -56,11 +57,19 @@ class Offered:
 
 
 def offered(
-    g: Gathered, english: Translator, first: str = "documents", *, budget: int
+    g: Gathered,
+    english: Translator,
+    belief: Mapping[str, float] | None = None,
+    *,
+    budget: int,
 ) -> list[Offered]:
     """The evidence for the model, within ``budget`` characters (LLM_EVIDENCE_CHARS;
-    6,000 is about 1,500 tokens): each kind's best items taken in turn
-    (the kind the offline decision chose first), then shown grouped by kind."""
+    6,000 is about 1,500 tokens), shared among the kinds of record as the offline
+    decision believes in them (``belief``: its probability of each source; equal shares
+    without it). Each kind's best items are taken while they fit in its share, the most
+    believed kind's first item whatever its share; then shown grouped by kind. A small
+    model reads a prompt at some 40 tokens a second: what the decision all but rules out
+    costs a member seconds and rarely answers."""
     documents = _documents(g)
     proposals = [
         Offered(EvidenceItem(f"P{p.id}", "proposals", say.proposal_evidence(p, english)), p)
@@ -73,26 +82,28 @@ def offered(
         )
     ]
     queues = {"documents": documents, "proposals": proposals, "facts": facts}
-    order = [first, *(k for k in KINDS if k != first)] if first in KINDS else list(KINDS)
+    weight = {k: max(0.0, (belief or {}).get(k, 1.0)) for k in KINDS}
+    total = sum(weight.values()) or 1.0
+    order = sorted(KINDS, key=lambda k: -weight[k])
     taken: list[Offered] = []
     size = 0
-    while any(queues[k] for k in order):
-        for kind in order:
-            if not queues[kind]:
-                continue
-            item = queues[kind].pop(0)
+    for kind in order:
+        share = budget * weight[kind] / total
+        spent = 0
+        for item in queues[kind]:
             cost = len(item.item.text) + len(item.item.key) + 4
-            if size + cost > budget:
-                queues[kind].clear()  # this kind's next items are no shorter in general
-                continue
+            first = not taken and kind == order[0]
+            if size + cost > budget or (spent + cost > share and not first):
+                break  # a kind's next items are no shorter in general
             taken.append(item)
             size += cost
+            spent += cost
     return sorted(taken, key=lambda o: KINDS.index(o.item.kind))
 
 
 def _documents(g: Gathered) -> list[Offered]:
     """The best sentences (with what follows them) of the top documents, then their best
-    passages; keys D1, D2, ... in that order."""
+    passages without the sentences already offered; keys D1, D2, ... in that order."""
     found: list[tuple[str, DocumentHit, str]] = []
     for scored in g.best[:SENTENCES_OFFERED]:
         quoted = sentences.quote(scored)
@@ -100,15 +111,40 @@ def _documents(g: Gathered) -> list[Offered]:
             continue
         found.append((f"“{scored.hit.title}”: {quoted}", scored.hit, quoted))
     for hit in g.found.hits[:PASSAGES_OFFERED]:
-        passage = " ".join(hit.content.split())
+        passage = _unsaid(hit.content, [text for _, _, text in found])
+        if not passage:
+            continue
         if len(passage) > PASSAGE_CHARS:
             passage = passage[:PASSAGE_CHARS].rsplit(" ", 1)[0] + " …"
-        quoted = sentences.cut(passage)
+        quoted = sentences.cut(" ".join(hit.content.split()))
         found.append((f"“{hit.title}”: {passage}", hit, quoted))
     return [
         Offered(EvidenceItem(f"D{i}", "documents", text), hit, quoted)
         for i, (text, hit, quoted) in enumerate(found, 1)
     ]
+
+
+def _unsaid(passage: str, said: Iterable[str]) -> str:
+    """The passage without its units that an item already offered holds, each kept unit
+    led by its heading where that changes; a gap reads "…", and "" is left when nothing
+    is. The best sentences come from the best passages, and a model reads every repeated
+    word again."""
+    offered_text = " ".join(said)
+    kept: list[str] = []
+    heading = ""
+    for unit in segment(passage):
+        if unit.text in offered_text:
+            if kept and kept[-1] != "…":
+                kept.append("…")
+            continue
+        if unit.heading != heading:
+            heading = unit.heading
+            kept.append(f"{heading}: {unit.text}" if heading else unit.text)
+        else:
+            kept.append(unit.text)
+    while kept and kept[-1] == "…":
+        kept.pop()
+    return " ".join(kept)
 
 
 def _fact_text(fact: Fact) -> str:
@@ -124,8 +160,8 @@ async def answer(
     chosen: Decision,
 ) -> AskResponse | None:
     """The model's grounded answer, or None: the offline answer then stands. The
-    evidence leads with the source the fitted decision chose."""
-    items = offered(g, english, chosen.source, budget=llm.evidence_chars)
+    evidence is shared among the sources as the fitted decision believes in them."""
+    items = offered(g, english, chosen.probabilities, budget=llm.evidence_chars)
     context = GroundedContext(text, tuple(o.item for o in items), tr.language)
     reply = await llm.answer_grounded(context)
     if reply is None or reply.source == "none":
