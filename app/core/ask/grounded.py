@@ -22,6 +22,7 @@ from app.core.ask.analysis import INTENT_PROPOSALS
 from app.core.ask.knowledge_answers import RELATED_DOC
 from app.core.ask.models import AskFilters, AskResponse, DocumentHit
 from app.core.ask.proposal_search import keyword_terms
+from app.core.knowledge.unit_index import unit_text
 from app.domain.messages import N_
 from app.domain.models import Proposal
 from app.i18n import Translator
@@ -137,11 +138,8 @@ def _unsaid(passage: str, said: Iterable[str]) -> str:
             if kept and kept[-1] != "…":
                 kept.append("…")
             continue
-        if unit.heading != heading:
-            heading = unit.heading
-            kept.append(f"{heading}: {unit.text}" if heading else unit.text)
-        else:
-            kept.append(unit.text)
+        kept.append(unit_text(unit) if unit.heading != heading else unit.text)
+        heading = unit.heading
     while kept and kept[-1] == "…":
         kept.pop()
     return " ".join(kept)
