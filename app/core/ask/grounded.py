@@ -66,11 +66,12 @@ def offered(
 ) -> list[Offered]:
     """The evidence for the model, within ``budget`` characters (LLM_EVIDENCE_CHARS;
     6,000 is about 1,500 tokens), shared among the kinds of record as the offline
-    decision believes in them (``belief``: its probability of each source; equal shares
-    without it). Each kind's best items are taken while they fit in its share, the most
-    believed kind's first item whatever its share; then shown grouped by kind. A small
-    model reads a prompt at some 40 tokens a second: what the decision all but rules out
-    costs a member seconds and rarely answers."""
+    decision believes in them (``belief``: its probability of each source, a kind it
+    does not name having none; equal shares without it). Each kind's best items are
+    taken while they fit in its share, the most believed kind's first item whatever its
+    share; then shown grouped by kind. A small model reads a prompt at some 40 tokens a
+    second: what the decision all but rules out costs a member seconds and rarely
+    answers."""
     documents = _documents(g)
     proposals = [
         Offered(EvidenceItem(f"P{p.id}", "proposals", say.proposal_evidence(p, english)), p)
@@ -83,7 +84,8 @@ def offered(
         )
     ]
     queues = {"documents": documents, "proposals": proposals, "facts": facts}
-    weight = {k: max(0.0, (belief or {}).get(k, 1.0)) for k in KINDS}
+    belief = belief if belief is not None else dict.fromkeys(KINDS, 1.0)
+    weight = {k: max(0.0, belief.get(k, 0.0)) for k in KINDS}
     total = sum(weight.values()) or 1.0
     order = sorted(KINDS, key=lambda k: -weight[k])
     taken: list[Offered] = []
