@@ -163,6 +163,33 @@ def test_the_answer_quotes_the_best_units_of_two_documents_at_most() -> None:
     assert len(quoted[0][1]) <= sentences.MAX_QUOTE + 2
 
 
+def test_a_unit_that_does_not_fit_whole_fills_the_room_left() -> None:
+    first = (
+        "Members pay their share of the heating, the water and the building insurance by "
+        "the fifth of each month, into the account the treasurer names at the general meeting."
+    )  # one sentence of 167 characters
+    second = (
+        "Late payers are reminded once by the treasurer, and after a second month the board "
+        "writes to them to agree a plan that spreads what is owed over the next six months."
+    )
+    text = f"{first}\n\n{second}"
+    units = segment(text)
+    hit = _hit(text)
+    best = [scored(units[0], hit, units, 0.9), scored(units[1], hit, units, 0.8)]
+    [(_, said)] = sentences.quotes(best)
+    # the best whole, then the next cut at a word to the room left, and marked so
+    assert said.startswith(f"{first} Late payers are reminded once")
+    assert said.endswith("…") and len(said) <= sentences.MAX_QUOTE
+    # less room than a line: the next unit is left out rather than cut to a fragment
+    longer = segment(
+        first[:-1] + ", or by standing order on the first working day of each month, which the "
+        "treasurer sets up on request."
+    )
+    best = [scored(longer[0], hit, longer, 0.9), scored(units[1], hit, units, 0.8)]
+    assert sentences.MAX_QUOTE - len(longer[0].text) < sentences.SHORTEST_PART
+    assert [said for _, said in sentences.quotes(best)] == [longer[0].text]
+
+
 def test_the_sentence_scorer_is_fitted() -> None:
     rng = np.random.default_rng(3)
     x = rng.normal(0, 1, (400, len(sentences.FEATURES)))

@@ -33,6 +33,7 @@ MODEL = Path(__file__).with_name("sentences.json")
 MAX_QUOTE = 300
 QUOTED = 4  # the best units considered for the answer's quote
 QUOTED_DOCUMENTS = 2  # documents an answer's quote names at most
+SHORTEST_PART = 60  # a unit cut shorter than about a line says too little to quote
 DOCUMENTS = 3  # the best documents whose units are candidates
 FEATURES = (
     "cosine", "covered", "own", "passage", "document_rank",
@@ -96,17 +97,23 @@ def quote(best: Scored) -> str:
 
 
 def quotes(best: Sequence[Scored]) -> list[tuple[DocumentHit, str]]:
-    """The answer's quote: of the QUOTED best units, those that fit in about MAX_QUOTE
-    characters (the best one always, cut at a word if it is longer), from at most
-    QUOTED_DOCUMENTS documents: the documents by their best unit, each one's units in its
-    own order. A unit ending in a colon brings what it introduces."""
+    """The answer's quote: the QUOTED best units in about MAX_QUOTE characters (the best
+    one always, cut at a word if it is longer; a later one that does not fit is cut to
+    the room left, when that is at least SHORTEST_PART), from at most QUOTED_DOCUMENTS
+    documents: the documents by their best unit, each one's units in its own order. A
+    unit ending in a colon brings what it introduces."""
     chosen: list[tuple[Scored, str]] = []
     size = 0
     for scored in best[:QUOTED]:
         documents = {c.hit.document_id for c, _ in chosen} | {scored.hit.document_id}
         said = _said(scored)
-        if chosen and (size + len(said) > MAX_QUOTE or len(documents) > QUOTED_DOCUMENTS):
+        if chosen and len(documents) > QUOTED_DOCUMENTS:
             continue
+        if chosen and size + len(said) > MAX_QUOTE:
+            room = MAX_QUOTE - size - len(" …")
+            if room < SHORTEST_PART:
+                continue
+            said = cut(said, room)
         if any(_within(scored, c, text) for c, text in chosen):
             continue  # already quoted with the unit that introduces it
         chosen.append((scored, said))
@@ -136,9 +143,9 @@ def _within(scored: Scored, other: Scored, said: str) -> bool:
     )
 
 
-def cut(text: str) -> str:
-    if len(text) > MAX_QUOTE:
-        text = text[:MAX_QUOTE].rsplit(" ", 1)[0].rstrip(",;:") + " …"
+def cut(text: str, size: int = MAX_QUOTE) -> str:
+    if len(text) > size:
+        text = text[:size].rsplit(" ", 1)[0].rstrip(",;:") + " …"
     return text
 
 
