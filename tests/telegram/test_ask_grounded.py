@@ -4,6 +4,7 @@ from the keyed evidence, and the buttons under the answer are the cited document
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from app.core.ask.grounded import HOW_GROUNDED
@@ -97,3 +98,44 @@ async def test_a_number_the_cited_record_does_not_give_leaves_the_offline_answer
     assert "16 or over" not in answer and HOW_GROUNDED not in answer
     assert "aged 18 or over" in answer
     assert bot.services.llm.fallbacks["grounded"] == 1
+
+
+CHORES = [
+    "the hallway is kept clear of bicycles and prams",
+    "bins go out to the kerb on Sunday evenings",
+    "the laundry room closes at ten in the evening",
+    "guests staying over three nights are registered",
+    "the roof terrace is shared by every household",
+    "recycling is sorted into paper, glass and cans",
+    "the shared kitchen is cleaned after each use",
+    "keys lost are replaced at the member's cost",
+    "the garden shed holds the shared lawnmower",
+    "parcels for absent members wait at the porter",
+    "the boiler room is entered by the caretaker only",
+    "pets are kept on a lead in the courtyard",
+]
+
+
+async def test_a_cited_passage_is_read_and_quoted_from_a_whole_sentence(
+    bot: BotHarness, fake_openai: FakeOpenAI
+) -> None:
+    # some 700 characters: its second passage starts inside a sentence of the first
+    text = " ".join(f"Rule {i}: {chore}." for i, chore in enumerate(CHORES, 1))
+    await bot.services.documents.knowledge_import("House chores", text)
+    passages: list[str] = []
+
+    def cite_a_passage(body: dict[str, Any]) -> str:
+        user = next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
+        items = dict(re.findall(r"^\[(D\d+)\] (.*)$", str(user), re.M))
+        passages.extend(k for k, v in items.items() if v.count("Rule ") > 1)
+        return grounded("Ask the porter.", passages[-1:])
+
+    _use_model(bot, fake_openai, cite_a_passage)
+    [answer] = await bot.send("/ask where do parcels wait when nobody is home, and the boiler?")
+    assert passages, "no passage was offered beside the sentences"
+    sent = json.dumps([b for b in fake_openai.chat_requests if is_grounded(b)])
+    for piece in re.findall(r"House chores\\u201d: ([^\\]*)", sent):
+        assert piece.startswith(("Rule ", "…")), piece  # no item starts mid-sentence
+    assert answer.startswith("Ask the porter.")
+    quoted = answer.split("According to “House chores”: ", 1)[1]
+    assert quoted.startswith("Rule ")

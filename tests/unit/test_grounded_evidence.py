@@ -51,10 +51,14 @@ def _scored(hit: DocumentHit, index: int) -> sentences.Scored:
     return sentences.Scored(units[index], hit, units, 0.9, 0.6, 0.5, ())
 
 
-def _gathered(hits: list[DocumentHit], best: list[sentences.Scored]) -> Any:
+def _gathered(
+    hits: list[DocumentHit], best: list[sentences.Scored], pages: dict[str, str] | None = None
+) -> Any:
+    """``pages``: the documents' whole texts, each hit's own content by default."""
+    contents = pages if pages is not None else {h.document_id: h.content for h in hits}
     return SimpleNamespace(
         best=best,
-        found=SimpleNamespace(hits=hits),
+        found=SimpleNamespace(hits=hits, contents=contents),
         outcome=SimpleNamespace(proposals=[_proposal(n) for n in range(1, 6)]),
         facts=SimpleNamespace(relevant_facts=[SimpleNamespace(fact=_fact(n)) for n in range(5)]),
     )
@@ -102,8 +106,8 @@ def test_a_passage_brings_only_what_the_sentences_offered_do_not_say() -> None:
         "Prices: A wash costs 2 EUR and a dry 1.50 EUR. Pay at reception."
     )
     assert texts[2] == f"“Rooftop garden”: {GARDEN}"
-    # what a cited passage shows under the answer is its own text, as before
-    assert items[1].quote.startswith("The laundry room is in the basement. ## Hours It is")
+    # what a cited passage shows under the answer is what the model read of it
+    assert items[1].quote == texts[1].split(": ", 1)[1]
     for one in texts:  # no sentence reaches the model twice
         for unit in segment(one.split(": ", 1)[1]):
             assert unit.text == "…" or sum(unit.text in other for other in texts) == 1
@@ -116,3 +120,20 @@ def test_a_passage_the_sentences_say_whole_is_not_offered() -> None:
     assert [o.item.text for o in items if o.item.kind == "documents"] == [
         "“House rules”: Quiet hours are from 22:00 to 07:00."
     ]
+
+
+def test_a_passage_is_read_and_quoted_from_its_first_whole_sentence() -> None:
+    # a passage is a window of its page: this one starts inside the opening hours' sentence
+    window = LAUNDRY[LAUNDRY.index("every day") :]
+    hit = _hit(0, window, "Laundry room")
+    g = _gathered([hit], [], {"doc0": LAUNDRY})
+    items = grounded.offered(g, ENGLISH, {"documents": 1.0}, budget=6000)
+    assert [o.item.text for o in items] == [
+        "“Laundry room”: Prices: A wash costs 2 EUR and a dry 1.50 EUR. Pay at reception."
+    ]
+    assert items[0].quote == "Prices: A wash costs 2 EUR and a dry 1.50 EUR. Pay at reception."
+    # a page the passage cannot be found in is read from the passage itself
+    lost = grounded.offered(
+        _gathered([hit], [], {"doc0": "another text"}), ENGLISH, {"documents": 1.0}, budget=6000
+    )
+    assert lost[0].item.text.startswith("“Laundry room”: every day from 07:00 to 22:00.")

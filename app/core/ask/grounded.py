@@ -12,7 +12,7 @@ nothing, the offline answer (the fitted decision's) stands.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -26,7 +26,7 @@ from app.core.knowledge.unit_index import unit_text
 from app.domain.messages import N_
 from app.domain.models import Proposal
 from app.i18n import Translator
-from app.nlp.units import segment
+from app.nlp.units import Unit, segment
 from app.persistence.repositories.facts import Fact
 from app.services.llm import LLMService
 from app.services.llm.base import EvidenceItem, GroundedContext, GroundedReply
@@ -114,28 +114,39 @@ def _documents(g: Gathered) -> list[Offered]:
             continue
         found.append((f"“{scored.hit.title}”: {quoted}", scored.hit, quoted))
     for hit in g.found.hits[:PASSAGES_OFFERED]:
-        passage = _unsaid(hit.content, [text for _, _, text in found])
+        passage = _unsaid(_units(hit, g.found.contents), [text for _, _, text in found])
         if not passage:
             continue
         if len(passage) > PASSAGE_CHARS:
             passage = passage[:PASSAGE_CHARS].rsplit(" ", 1)[0] + " …"
-        quoted = sentences.cut(" ".join(hit.content.split()))
-        found.append((f"“{hit.title}”: {passage}", hit, quoted))
+        found.append((f"“{hit.title}”: {passage}", hit, sentences.cut(passage)))
     return [
         Offered(EvidenceItem(f"D{i}", "documents", text), hit, quoted)
         for i, (text, hit, quoted) in enumerate(found, 1)
     ]
 
 
-def _unsaid(passage: str, said: Iterable[str]) -> str:
-    """The passage without its units that an item already offered holds, each kept unit
-    led by its heading where that changes; a gap reads "…", and "" is left when nothing
+def _units(hit: DocumentHit, contents: Mapping[str, str]) -> Sequence[Unit]:
+    """A passage's whole units: those of its page that start inside it. A passage is a
+    window of the page and mostly starts inside a sentence, which neither the model nor a
+    member should read from its middle."""
+    content = contents.get(hit.document_id, "")
+    start = content.find(hit.content) if hit.content else -1
+    if start < 0:
+        return segment(hit.content)
+    end = start + len(hit.content)
+    return [u for u in segment(content) if start <= u.start < end]
+
+
+def _unsaid(units: Iterable[Unit], said: Iterable[str]) -> str:
+    """The passage's units but those an item already offered holds, each kept unit led
+    by its heading where that changes; a gap reads "…", and "" is left when nothing
     is. The best sentences come from the best passages, and a model reads every repeated
     word again."""
     offered_text = " ".join(said)
     kept: list[str] = []
     heading = ""
-    for unit in segment(passage):
+    for unit in units:
         if unit.text in offered_text:
             if kept and kept[-1] != "…":
                 kept.append("…")
