@@ -84,11 +84,13 @@ def f1(expected: set[int], got: set[int]) -> float:
 
 
 _MARKUP = re.compile(r"[*_`“”\"'‘’]")
+_DASH = re.compile(r"[\u2010-\u2015\u2212]")  # hyphens, en and em dashes, minus
 
 
 def plain(value: str) -> str:
-    """Text as compared for a phrase: case, spacing, quotes and Markdown emphasis aside."""
-    return " ".join(_MARKUP.sub("", value).casefold().split())
+    """Text as compared for a phrase: case, spacing, quotes, dashes and Markdown emphasis
+    aside ("2–4 hours" on the page says the "2-4 hours" a question's phrase lists)."""
+    return " ".join(_DASH.sub("-", _MARKUP.sub("", value)).casefold().split())
 
 
 def nothing_found(item: dict[str, Any], out: dict[str, Any]) -> bool:
