@@ -9,8 +9,10 @@ each community is seeded offline (a model reading facts out of every document wo
 change the data and take hours on a small CPU), then its questions (the first N with
 --limit, for slow models; N spread evenly through the set with --spread, since a gold
 set is grouped by kind) go through `coordbot ask --batch --json` with the model
-configured. --offline asks the same questions without the model, for comparison. Printed
-per community: every measure, seconds per question, chat calls per question and the
+configured, then once more offline on the same data. --offline asks them offline only.
+Printed per community: every measure and the offline path's on the same questions (with
+the measures the model path fell below, and how many questions each path alone got
+right), seconds per question, chat calls per question and the
 seconds spent in them, prompt and reply tokens per answered call (the server's usage;
 a server that reuses a cached prompt prefix still counts it), all counted at the openai
 client, and the steps that fell back to the offline path (counted from
@@ -129,8 +131,45 @@ def measure(
             figures["reply_tokens_per_call"] = round(calls["completion_tokens"] / answered)
             figures["chat_errors"] = calls["errors"]
             figures["fallbacks"] = dict(fallbacks.seen)
+            if model:
+                figures |= against_offline(community, work, rows, limit, spread)
             out[community.name] = figures
             print(f"{community.name}: done ({len(rows)} questions)", file=sys.stderr)
+    return out
+
+
+def against_offline(
+    community: ask_gold.Community,
+    work: Path,
+    rows: list[dict[str, Any]],
+    limit: int | None,
+    spread: bool,
+) -> dict[str, Any]:
+    """The same questions asked offline on the same data: its measures, those the model
+    path fell below (the issue: never worse than the offline path), and how many
+    questions each path got right that the other missed (which ones, for a development
+    community only)."""
+    with offline():
+        plain, _ = ask_gold.ask_all(community, work, work / "data", limit, spread)
+    figures = ask_gold.summarise(plain, 0.0)
+    measures = {m: figures[m] for m in ask_gold.MEASURES}
+    model = ask_gold.summarise(rows, 0.0)
+    below = [m for m in ask_gold.MEASURES if None not in (model[m], measures[m])
+             and model[m] < measures[m]]  # fmt: skip
+    lost = {q["question"] for q in ask_gold.misses(rows)} - {
+        q["question"] for q in ask_gold.misses(plain)
+    }
+    gained = {q["question"] for q in ask_gold.misses(plain)} - {
+        q["question"] for q in ask_gold.misses(rows)
+    }
+    out: dict[str, Any] = {
+        "offline": measures,
+        "below_offline": below,
+        "questions_lost_to_offline": len(lost),
+        "questions_gained_on_offline": len(gained),
+    }
+    if not community.held_out:
+        out["lost"], out["gained"] = sorted(lost), sorted(gained)
     return out
 
 
