@@ -132,7 +132,7 @@ def measure(
             figures["chat_errors"] = calls["errors"]
             figures["fallbacks"] = dict(fallbacks.seen)
             if model:
-                figures |= against_offline(community, work, rows, limit, spread)
+                figures |= against_offline(community, work, rows, figures, limit, spread)
             out[community.name] = figures
             print(f"{community.name}: done ({len(rows)} questions)", file=sys.stderr)
     return out
@@ -142,26 +142,23 @@ def against_offline(
     community: ask_gold.Community,
     work: Path,
     rows: list[dict[str, Any]],
+    model: dict[str, Any],
     limit: int | None,
     spread: bool,
 ) -> dict[str, Any]:
     """The same questions asked offline on the same data: its measures, those the model
-    path fell below (the issue: never worse than the offline path), and how many
-    questions each path got right that the other missed (which ones, for a development
-    community only)."""
+    path (``rows``, measured as ``model``) fell below (the issue: never worse than the
+    offline path), and how many questions each path got right that the other missed
+    (which ones, for a development community only)."""
     with offline():
         plain, _ = ask_gold.ask_all(community, work, work / "data", limit, spread)
     figures = ask_gold.summarise(plain, 0.0)
     measures = {m: figures[m] for m in ask_gold.MEASURES}
-    model = ask_gold.summarise(rows, 0.0)
     below = [m for m in ask_gold.MEASURES if None not in (model[m], measures[m])
              and model[m] < measures[m]]  # fmt: skip
-    lost = {q["question"] for q in ask_gold.misses(rows)} - {
-        q["question"] for q in ask_gold.misses(plain)
-    }
-    gained = {q["question"] for q in ask_gold.misses(plain)} - {
-        q["question"] for q in ask_gold.misses(rows)
-    }
+    missed_with_model = {q["question"] for q in ask_gold.misses(rows)}
+    missed_offline = {q["question"] for q in ask_gold.misses(plain)}
+    lost, gained = missed_with_model - missed_offline, missed_offline - missed_with_model
     out: dict[str, Any] = {
         "offline": measures,
         "below_offline": below,
