@@ -80,3 +80,18 @@ def test_phone_style_questions(ask: Any) -> None:
     assert "I read “hrs” as “hours”." in sauna["answer"]
     assert wifi["answer"].startswith("According to “Guest wifi”")
     assert brother["answer"].startswith("According to “Parking policy”")
+
+
+def test_a_verb_of_ending_in_any_form_reads_the_deadline(ask: Any) -> None:
+    """ "what votes finished in september?" asks for votes that closed in September, not
+    for those created then (the issue's own example); "coming up" is still ahead."""
+    finished, ended, coming = ask(
+        "what votes finished in september?",
+        "what votes ended in september?",
+        "which proposals are coming up?",
+    )
+    assert finished["filters"]["date_field"] == "deadline"
+    assert finished["filters"]["status"] == "closed"
+    assert finished["proposals"] and finished["proposals"] == ended["proposals"]
+    assert "closing between 1 Sep" in finished["answer"]
+    assert coming["filters"]["status"] == "open"

@@ -51,6 +51,15 @@ CASES = [
     ("which votes wrap up this week?", P, None, None, T.MULTIPLE_CHOICE, "this week",
      "deadline", None),
     ("any votes about parking?", P, "parking", None, T.MULTIPLE_CHOICE, None, None, None),
+    # every form of a verb of ending reads a date as the deadline, not the creation
+    ("what votes finished in september?", P, None, S.CLOSED, T.MULTIPLE_CHOICE,
+     "in september", "deadline", None),
+    ("polls that wrapped up last week", P, None, S.CLOSED, T.MULTIPLE_CHOICE, "last week",
+     "deadline", None),
+    ("anything completed in october?", P, None, S.CLOSED, None, "in october", "deadline", None),
+    ("proposals concluded last month", P, None, S.CLOSED, None, "last month", "deadline", None),
+    # what is coming up is still ahead: open
+    ("which events are coming up?", P, "events", S.OPEN, None, None, None, None),
 ]  # fmt: skip
 
 

@@ -57,14 +57,14 @@ STATUS_PATTERNS: list[tuple[re.Pattern[str], ProposalStatus]] = [
             r"still (?:open|running)|"
             r"accepting votes|in progress|can (?:i|we) (?:still )?vote|(?:i|we) can still vote|"
             r"going on|right now|rn|"
-            r"at the moment|upcoming|unfinished|undecided)\b",
+            r"at the moment|upcoming|coming up|unfinished|undecided)\b",
             re.I,
         ),
         ProposalStatus.OPEN,
     ),
     (
         re.compile(
-            r"\b(closed|finished|ended|completed|concluded|decided|past|expired|over|"
+            r"\b(closed|finished|ended|completed|concluded|wrapped up|decided|past|expired|over|"
             r"already (?:closed|decided)|results?|outcomes?|passed|won|approved|rejected)\b",
             re.I,
         ),
@@ -91,8 +91,9 @@ CREATION_WORDS = re.compile(
     re.I,
 )
 DEADLINE_WORDS = re.compile(
-    r"\b(clos(?:e|es|ing|ed)|due|ends?|ending|ended|deadlines?|expir(?:e|es|ing|ed)|finish(?:es|ing)?|"
-    r"wrap(?:s|ping)? up|vote ends)\b",
+    r"\b(clos(?:e|es|ing|ed)|due|ends?|ending|ended|deadlines?|expir(?:e|es|ing|ed)|"
+    r"finish(?:es|ed|ing)?|complet(?:e|es|ed|ing)|conclud(?:e|es|ed|ing)|"
+    r"wrap(?:s|ped|ping)? up|vote ends)\b",
     re.I,
 )
 PROPOSER_PATTERNS = [
