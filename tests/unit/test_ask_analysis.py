@@ -58,7 +58,10 @@ CASES = [
      "deadline", None),
     ("anything completed in october?", P, None, S.CLOSED, None, "in october", "deadline", None),
     ("proposals concluded last month", P, None, S.CLOSED, None, "last month", "deadline", None),
-    # what is coming up is still ahead: open
+    ("what did we decide in 2025?", P, None, None, None, "in 2025", "deadline", None),
+    # what is coming up, or still going on, is still ahead: open
+    ("any brainstorms still taking ideas?", P, None, S.OPEN, T.FREE_FORM, None, None, None),
+    ("still nothing on the parking proposals?", P, "parking", None, None, None, None, None),
     ("which events are coming up?", P, "events", S.OPEN, None, None, None, None),
 ]  # fmt: skip
 

@@ -54,7 +54,7 @@ STATUS_PATTERNS: list[tuple[re.Pattern[str], ProposalStatus]] = [
     (
         re.compile(
             r"\b(open|active|ongoing|running|current(?:ly)?|live|pending|"
-            r"still (?:open|running)|"
+            r"still (?:open|(?!\w*thing\b)\w+ing)|"  # "still taking ideas", not "still nothing"
             r"accepting votes|in progress|can (?:i|we) (?:still )?vote|(?:i|we) can still vote|"
             r"going on|right now|rn|"
             r"at the moment|upcoming|coming up|unfinished|undecided)\b",
@@ -92,7 +92,7 @@ CREATION_WORDS = re.compile(
 )
 DEADLINE_WORDS = re.compile(
     r"\b(clos(?:e|es|ing|ed)|due|ends?|ending|ended|deadlines?|expir(?:e|es|ing|ed)|"
-    r"finish(?:es|ed|ing)?|complet(?:e|es|ed|ing)|conclud(?:e|es|ed|ing)|"
+    r"finish(?:es|ed|ing)?|complet(?:e|es|ed|ing)|conclud(?:e|es|ed|ing)|decid(?:e|es|ed|ing)|"
     r"wrap(?:s|ped|ping)? up|vote ends)\b",
     re.I,
 )
@@ -127,7 +127,7 @@ STOP_WORDS = (
     there here this that these those it its they them their we us our you your i me my he she
     his her him please show list tell give find get see know let lets look looking want need
     related relating regarding concerning around re topic topics subject about anything
-    something stuff thing things kind sort type types one ones many much more most other
+    something nothing stuff thing things kind sort type types one ones many much more most other
     currently still already yet ever now just also only really very so than then such proposal
     proposals propose proposed proposes proposing poll polls vote votes voting voted ballot
     ballots motion motions initiative initiatives decision decisions decided created made
