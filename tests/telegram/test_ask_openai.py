@@ -18,17 +18,20 @@ def _use_model(bot: BotHarness, fake: FakeOpenAI) -> None:
     )
 
 
-async def test_a_model_writes_the_lead_of_a_listing_the_rules_read(
+async def test_a_listing_is_led_by_what_the_search_found_not_by_a_model(
     bot: BotHarness, fake_openai: FakeOpenAI
 ) -> None:
+    """A list the question asks for is composed by our search and led by what it found
+    and how: a small model's lead over a list told open votes as decided."""
     fake_openai.content = LEAD
     _use_model(bot, fake_openai)
     garden = await create_via_bot(bot, "Garden beds; Build raised garden beds; Yes, No")
     await create_via_bot(bot, "Pizza party; Friday pizza; Yes, No")
     [answer] = await bot.send("/ask is anything about the garden still open?")
-    assert answer.startswith(LEAD)
+    assert answer.startswith("I found 1 open proposal about “garden”.")
     assert f"#{garden} Garden beds (open until" in answer and "Pizza" not in answer
-    assert fake_openai.chat_calls == 1  # the lead: the rules read the question
+    assert LEAD not in answer
+    assert fake_openai.chat_calls == 0  # the rules read the question; no model writes
     assert fake_openai.embedding_calls == 0  # the question is embedded locally, once
 
 
@@ -36,13 +39,15 @@ async def test_model_failures_fall_back_and_the_user_still_gets_an_answer(
     bot: BotHarness, fake_openai: FakeOpenAI
 ) -> None:
     _use_model(bot, fake_openai)
-    garden = await create_via_bot(bot, "Garden beds; Build raised garden beds; Yes, No")
-    fake_openai.script(Reply("500"), Reply("ok", content="See proposal #999, it is great."))
-    for _ in range(2):  # a server error, then a lead naming a proposal it was not given
-        [answer] = await bot.send("/ask which proposals about the garden are open?")
-        assert answer.startswith("I found 1 open proposal about “garden”.")
-        assert f"#{garden} Garden beds" in answer
-    assert bot.services.llm.fallbacks == {"answer": 2}
+    await bot.services.documents.knowledge_import(
+        "Garden rules", "Water the raised beds every Monday evening."
+    )
+    fake_openai.script(Reply("500"), Reply("ok", content=grounded("Every day.", ["D99"])))
+    for _ in range(2):  # a server error, then an answer citing a record it was not given
+        [answer] = await bot.send("/ask when do we water the raised beds?")
+        assert answer.startswith("According to “Garden rules”: Water the raised beds")
+        assert "Every day." not in answer
+    assert bot.services.llm.fallbacks == {"grounded": 2}
 
 
 async def test_document_text_is_fenced_as_data_and_votes_never_sent(

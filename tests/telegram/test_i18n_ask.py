@@ -4,9 +4,10 @@ proposal ids cited and their buttons."""
 
 from __future__ import annotations
 
-from app.services.llm.openai_backend import LEAD_PROMPT, OpenAIBackend
+from app.services.llm.grounded import GROUNDED_PROMPT
+from app.services.llm.openai_backend import OpenAIBackend
 from tests.conftest import BotHarness
-from tests.support.fake_openai import FakeOpenAI
+from tests.support.fake_openai import FakeOpenAI, grounded, is_grounded, offered_keys
 from tests.support.i18n import assert_translated
 from tests.telegram.helpers import create_via_bot
 
@@ -90,27 +91,34 @@ async def test_with_a_model_the_prompt_names_the_language_and_filters_stay_check
     bot: BotHarness, fake_openai: FakeOpenAI
 ) -> None:
     """The rules read a Spanish question (its date phrase read with the Spanish date
-    words) and its filters; the model is told to write the lead in Spanish."""
-    fake_openai.content = "Hay un huerto nuevo: #1."
+    words) and its filters, and its listing is led in Spanish by what the search found;
+    a question the model reads is answered in Spanish, as its prompt says."""
+    fake_openai.content = lambda body: (
+        grounded("Se riega los lunes.", offered_keys(body)[:1]) if is_grounded(body) else "?"
+    )
     bot.services.llm.primary = OpenAIBackend(
         "test-key", base_url=fake_openai.base_url, timeout=2.0, max_retries=0
     )
     garden = await create_via_bot(bot, "Huerto comunitario; Plantar en la azotea; Sí, No")
     bot.speaks("es", ASKER)
     [answer] = await bot.send("/ask ¿qué huertos se propusieron esta semana?", user_id=ASKER)
-    assert garden == 1 and answer.startswith("Hay un huerto nuevo: #1.")
+    assert garden == 1 and answer.startswith("Encontré 1 propuesta sobre «huertos»")
     assert (
         "Cómo lo encontré: Filtré por propuestas creadas entre el 16 nov 2026 y el 22 nov" in answer
     )
-    lead_request = fake_openai.chat_requests[-1]
-    assert "Write in the language the user message names" in lead_request["messages"][0]["content"]
-    assert "Answer in: Spanish" in lead_request["messages"][-1]["content"]
-
     [answer] = await bot.send("/ask propuestas abiertas sobre huertos", user_id=ASKER)
     assert "Filtré por propuestas abiertas (1 propuesta)" in answer
-    # the rules read the question, in Spanish; the model only writes the leads
-    systems = [r["messages"][0]["content"] for r in fake_openai.chat_requests]
-    assert systems == [LEAD_PROMPT, LEAD_PROMPT]
+    assert fake_openai.chat_requests == []  # the rules read both; our search lists them
+
+    await bot.services.documents.knowledge_import(
+        "Huerto", "El huerto comunitario se riega los lunes por la tarde."
+    )
+    [answer] = await bot.send("/ask ¿cuándo se riega el huerto comunitario?", user_id=ASKER)
+    assert answer.startswith("Se riega los lunes.")
+    [request] = fake_openai.chat_requests
+    assert "Write the answer in the language the user" in request["messages"][0]["content"]
+    assert "Answer in: Spanish" in request["messages"][-1]["content"]
+    assert request["messages"][0]["content"] == GROUNDED_PROMPT
 
 
 async def test_every_sentence_of_an_answer_is_translated(bot: BotHarness) -> None:

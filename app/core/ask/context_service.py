@@ -386,9 +386,11 @@ class ContextService:
         voters = asks_who_voted(text, analysis.language)
         listed = chosen.source == "proposals" or voters  # voters: the answer says votes are secret
         # A list the question asks for (by its filters, or by its form: "any proposals
-        # about pets?") is a listing our search composes, not an answer for a model to
-        # write: a small model lists worse than the fitted cut. A question answered
-        # from a proposal's content ("how much would the new machine cost?") is read.
+        # about pets?") is a listing our search composes, led by what it found and how,
+        # not an answer for a model to write: a small model lists worse than the fitted
+        # cut, and its lead over a list told open votes as decided ("lightning talks will
+        # be streamed in 2027"). A question answered from a proposal's content ("how much
+        # would the new machine cost?") is read.
         asks_list = g.filters.active or g.signals.form_proposals >= 0.5
         listing = voters or (chosen.source == "proposals" and asks_list)
         llm = self.llm
@@ -398,10 +400,9 @@ class ContextService:
                 return read
             llm = LLMService()  # the model has had its say: the offline answer stands
         if listed:
-            return await self._proposals(
+            return self._proposals(
                 text, g.filters, g.keywords, g.outcome, passages, g.notes,
-                _why_proposals(g), tr,
-                voters, llm,
+                _why_proposals(g), tr, voters,
             )  # fmt: skip
         if chosen.source == "facts" and g.facts is not None and g.facts.relevant_facts:
             return await knowledge_answers.facts(text, g.facts, passages, llm, tr, FACTS_NAMED)
@@ -410,9 +411,9 @@ class ContextService:
         if chosen.intent == INTENT_PROPOSALS:  # nothing answers a question for proposals:
             # say so as a search of proposals, with what it searched, and list none
             none = replace(g.outcome, ranked=[], total=0, by_words=0, by_meaning=0)
-            return await self._proposals(
+            return self._proposals(
                 text, g.filters, g.keywords, none, passages, g.notes,
-                _why_proposals(g, listed=False), tr, False, llm,
+                _why_proposals(g, listed=False), tr, False,
             )  # fmt: skip
         return AskResponse(
             question=text,
@@ -421,7 +422,7 @@ class ContextService:
             content_keywords=analysis.content_keywords,
         )
 
-    async def _proposals(
+    def _proposals(
         self,
         text: str,
         filters: AskFilters,
@@ -432,19 +433,12 @@ class ContextService:
         why: str,
         tr: Translator,
         voters: bool = False,
-        llm: LLMService | None = None,
     ) -> AskResponse:
+        """A listing: what was found and how, then the proposals (our words, not a
+        model's: see _answer)."""
         found = outcome.proposals[: say.LIST_LIMIT]
         related = [h for h in passages if h.similarity >= RELATED_DOC] if keywords else []
-        lead = say.proposals_lead(text, filters, keywords, found, outcome.total, tr)
-        context = AnswerContext(
-            question=text,
-            lead=lead,
-            evidence=[say.proposal_evidence(p, self._english) for p in found],
-            cited_ids=frozenset(p.id for p in found),
-            language=tr.language,
-        )
-        sections = [await (llm or self.llm).write_lead(context) if found else lead]
+        sections = [say.proposals_lead(text, filters, keywords, found, outcome.total, tr)]
         if voters:  # privacy: a vote is seen by its voter only
             sections.insert(0, tr(say.VOTERS_UNSEEN))
         if found:
