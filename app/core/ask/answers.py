@@ -60,8 +60,9 @@ def proposer_of(proposal: Proposal) -> str:
     return (proposal.proposer or User(telegram_id=proposal.proposer_id)).display_name
 
 
-def describe_range(filters: AskFilters, tr: Translator) -> str | None:
-    """ "created between 1 Nov 2026 and 30 Nov 2026", "closing before 10 May 2026"..."""
+def describe_range(filters: AskFilters, tr: Translator, count: int = 2) -> str | None:
+    """ "created between 1 Nov 2026 and 30 Nov 2026", "closing before 10 May 2026"...,
+    agreeing with ``count`` proposals (Spanish "creada" for one, "creadas" for more)."""
     if not filters.has_range:
         return None
     created = filters.date_field == CREATION
@@ -70,26 +71,28 @@ def describe_range(filters: AskFilters, tr: Translator) -> str | None:
     if start and last:
         first, final = day(start, tr), day(last, tr)
         if first == final:
-            return (
-                tr("created on {day}", day=first) if created else tr("closing on {day}", day=first)
-            )
+            if created:
+                return tr.ngettext("created on {day}", "created on {day}", count, day=first)
+            return tr.ngettext("closing on {day}", "closing on {day}", count, day=first)
         if created:
-            return tr("created between {start} and {end}", start=first, end=final)
-        return tr("closing between {start} and {end}", start=first, end=final)
+            return tr.ngettext(
+                "created between {start} and {end}", "created between {start} and {end}",
+                count, start=first, end=final,
+            )  # fmt: skip
+        return tr.ngettext(
+            "closing between {start} and {end}", "closing between {start} and {end}",
+            count, start=first, end=final,
+        )  # fmt: skip
     if start:
         since = day(start, tr)
-        return (
-            tr("created since {day}", day=since)
-            if created
-            else tr("closing since {day}", day=since)
-        )
+        if created:
+            return tr.ngettext("created since {day}", "created since {day}", count, day=since)
+        return tr.ngettext("closing since {day}", "closing since {day}", count, day=since)
     assert end is not None
     before = day(end, tr)
-    return (
-        tr("created before {day}", day=before)
-        if created
-        else tr("closing before {day}", day=before)
-    )
+    if created:
+        return tr.ngettext("created before {day}", "created before {day}", count, day=before)
+    return tr.ngettext("closing before {day}", "closing before {day}", count, day=before)
 
 
 def _head(filters: AskFilters, tr: Translator, count: int) -> str:
@@ -140,7 +143,7 @@ def describe_filters(filters: AskFilters, tr: Translator, count: int = 2, about:
     if filters.proposer_name:
         who = tr("you") if filters.proposer_name == "you" else filters.proposer_name
         words.append(tr("by {name}", name=who))
-    if (when := describe_range(filters, tr)) is not None:
+    if (when := describe_range(filters, tr, count)) is not None:
         words.append(when)
     return " ".join(words)
 
