@@ -28,6 +28,9 @@ NOW = "2026-11-18T12:00:00Z"
 LEAD = "Here is what I found."
 
 
+KINDS = {"D": "documents", "P": "proposals", "F": "facts"}
+
+
 def cite_line_with(words: str, answer: str) -> Callable[[dict[str, Any]], str]:
     """A model that answers ``answer`` citing the evidence line holding ``words``."""
 
@@ -35,7 +38,9 @@ def cite_line_with(words: str, answer: str) -> Callable[[dict[str, Any]], str]:
         user = next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
         keys = [m.group(1) for m in re.finditer(r"^\[(\w+)\] (.*)$", user, re.M)
                 if words in m.group(2)]  # fmt: skip
-        return grounded(answer, keys[:1]) if keys else grounded("", [], "none")
+        if not keys:
+            return grounded("", [], "none")
+        return grounded(answer, keys[:1], KINDS[keys[0][0]])
 
     return reply
 
@@ -104,6 +109,23 @@ def test_the_model_reads_the_passages_before_anything_refuses(
     [request] = grounded_requests(fake_openai)
     sent = request["messages"][-1]["content"]
     assert "one month's notice to the secretary" in sent and len(sent) < 8000  # bounded
+
+
+def test_a_question_the_decision_is_sure_nothing_answers_keeps_its_offline_answer(
+    ask: Callable[..., list[dict[str, Any]]], fake_openai: FakeOpenAI
+) -> None:
+    """The model reads what was found, and may rescue a question the decision refuses
+    (above); but where the decision is as sure nothing answers as it never was of an
+    answerable question, a model's answer from a nearby record does not stand (a 1.5B
+    model answered "who is our treasurer?" with the secretary)."""
+    question = "who is our treasurer?"
+    [offline] = ask(question, model=False)
+    assert offline["answer"].startswith(NO_ANSWER)
+    Model(fake_openai).grounded = cite_line_with("Bruno", "Bruno is our treasurer.")
+    [out] = ask(question)
+    assert out["answer"] == offline["answer"] and "Bruno" not in out["answer"]
+    [request] = grounded_requests(fake_openai)  # the model did read what was found
+    assert "Bruno" in request["messages"][-1]["content"]
 
 
 def test_an_answer_citing_an_unknown_key_gives_the_offline_answer(
