@@ -98,6 +98,10 @@ def test_never_raises(junk: str) -> None:
         ("which open proposals end Sept 8?", "future"),
         ("proposals due Friday", "future"),
         ("what closed on the 8th?", "past"),
+        # every verb that reads a date as the deadline says which way it lies
+        ("what did we decide in march?", "past"),
+        ("what are we deciding in march?", "future"),
+        ("did anything close on the 8th?", "past"),
         ("which proposals were created on Friday?", "past"),
         ("closed polls from Sept", "past"),
         ("proposals about parking made in Sept", "past"),

@@ -221,12 +221,17 @@ def _intent(question: str, proposal_filters: bool) -> str:
     return INTENT_DOCS
 
 
+# The tenses of DEADLINE_WORDS' verbs: which way a deadline lies ("did" asks after one past)
 FUTURE_DEADLINE = re.compile(
-    r"\b(clos(?:e|es|ing)|due|ends?|ending|expir(?:e|es|ing)|finish(?:es|ing)?|wrap(?:s|ping)? up|"
+    r"\b(clos(?:e|es|ing)|due|ends?|ending|expir(?:e|es|ing)|finish(?:es|ing)?|"
+    r"complet(?:e|es|ing)|conclud(?:e|es|ing)|decid(?:e|es|ing)|wrap(?:s|ping)? up|"
     r"will|going to|coming up|upcoming)\b",
     re.I,
 )
-PAST_DEADLINE = re.compile(r"\b(closed|ended|expired|finished|wrapped up|was due)\b", re.I)
+PAST_DEADLINE = re.compile(
+    r"\b(closed|ended|expired|finished|completed|concluded|decided|wrapped up|was due|did)\b",
+    re.I,
+)
 
 
 def date_direction(
