@@ -85,13 +85,17 @@ def test_phone_style_questions(ask: Any) -> None:
 def test_a_verb_of_ending_in_any_form_reads_the_deadline(ask: Any) -> None:
     """ "what votes finished in september?" asks for votes that closed in September, not
     for those created then (the issue's own example); "coming up" is still ahead."""
-    finished, ended, coming = ask(
+    finished, ended, coming, decided = ask(
         "what votes finished in september?",
         "what votes ended in september?",
         "which proposals are coming up?",
+        "what did we decide in march?",
     )
     assert finished["filters"]["date_field"] == "deadline"
     assert finished["filters"]["status"] == "closed"
     assert finished["proposals"] and finished["proposals"] == ended["proposals"]
     assert "closing between 1 Sep" in finished["answer"]
     assert coming["filters"]["status"] == "open"
+    # a decision asked after in the past tense lies behind: last March, not next
+    assert decided["filters"]["date_field"] == "deadline"
+    assert decided["filters"]["start"].startswith("2026-03-01")
