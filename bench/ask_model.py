@@ -15,7 +15,7 @@ the measures the model path fell below, and how many questions each path alone g
 right), seconds per question, chat calls per question and the
 seconds spent in them, prompt and reply tokens per answered call (the server's usage;
 a server that reuses a cached prompt prefix still counts it), all counted at the openai
-client, and the steps that fell back to the offline path (counted from
+client, and the steps that fell back to the offline path, by what failed (counted from
 LLMService's warnings, which never quote a question). A held-out community's misses are
 never shown, only its figures. Not part of the tests: it needs a server (for example
 llama-cpp-python's, serving a small instruct GGUF).
@@ -47,7 +47,8 @@ MODEL_SETTINGS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "OPENAI_A
 
 
 class Fallbacks(logging.Handler):
-    """Counts LLMService's "LLM <step> failed (<type>)" warnings by step and type."""
+    """Counts LLMService's "LLM <step> failed (<what>)" warnings by step and what failed:
+    the check that refused a reply, or the request's failure (llm/base.Unquoted)."""
 
     def __init__(self) -> None:
         super().__init__(logging.WARNING)

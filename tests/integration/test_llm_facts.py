@@ -98,7 +98,16 @@ async def test_failures_give_none_are_counted_and_never_log_the_passage(
         assert await llm.extract_facts(secret) is None
     assert llm.fallbacks == {"facts": 6}
     assert "Zanzibar-Quokka-7731" not in caplog.text
-    assert any("LLM facts failed (LLMError)" in r.getMessage() for r in caplog.records)
+    said = [r.getMessage() for r in caplog.records if r.name == "app.services.llm.service"]
+    assert said == [  # what failed, in our own words: nothing of the passage or the reply
+        f"LLM facts failed ({why}); falling back"
+        for why in (
+            "facts request failed: InternalServerError (HTTP 500)",
+            "facts reply is invalid: JSONDecodeError",
+            *["facts reply is invalid: ValidationError"] * 3,
+            "reply has no text content",
+        )
+    ]
 
 
 async def test_no_model_or_no_text_means_no_request(fake_openai: FakeOpenAI) -> None:

@@ -57,28 +57,52 @@ async def test_the_evidence_is_keyed_and_fenced_and_a_cited_reply_comes_back(
     assert llm.fallbacks == {}
 
 
+OFFERED = "grounded reply cites keys that were not offered"
+NUMBER = "grounded answer gives a number its records do not"
+INVALID = "grounded reply is invalid: ValidationError"
+
+
 @pytest.mark.parametrize(
-    "content",
+    ("content", "why"),
     [
-        grounded("The boxes hold 99 litres.", ["D7"]),  # a key that was not offered
-        grounded("See proposal #9 for bigger boxes.", ["D1"]),  # a proposal not cited
+        (grounded("The boxes hold 99 litres.", ["D7"]), OFFERED),  # a key that was not offered
+        # a proposal not cited: its number is one no cited record gives
+        (grounded("See proposal #9 for bigger boxes.", ["D1"]), NUMBER),
         # proposals claimed, a document cited: "yes, there are proposals about it"
-        grounded("Yes, there are proposals about bigger boxes.", ["D1"], "proposals"),
-        grounded("The storage room is in the basement.", [], "facts"),  # nothing cited
-        grounded("The JSON says 35 litres.", ["D1"]),  # the prompt's machinery
-        grounded("Each box holds 50 litres.", ["D1"]),  # a number the record does not give
-        grounded("Each box holds 35 litres, 50 from December.", ["D1"]),  # ... nor it
-        json.dumps({"answer": "35 litres", "cites": ["D1"], "source": "rumours"}),
-        "Each box holds 35 litres.",  # not JSON
+        (
+            grounded("Yes, there are proposals about bigger boxes.", ["D1"], "proposals"),
+            "grounded answer names a source it does not cite",
+        ),
+        # nothing cited
+        (
+            grounded("The storage room is in the basement.", [], "facts"),
+            "grounded answer names a source it does not cite",
+        ),
+        # the prompt's machinery
+        (
+            grounded("The JSON says 35 litres.", ["D1"]),
+            "grounded answer mentions the prompt machinery",
+        ),
+        (
+            grounded("Each box holds 50 litres.", ["D1"]),
+            NUMBER,
+        ),  # a number the record does not give
+        (grounded("Each box holds 35 litres, 50 from December.", ["D1"]), NUMBER),  # ... nor it
+        (json.dumps({"answer": "35 litres", "cites": ["D1"], "source": "rumours"}), INVALID),
+        ("Each box holds 35 litres.", "grounded reply is invalid: JSONDecodeError"),  # not JSON
     ],
 )
 async def test_a_reply_that_is_not_grounded_in_what_was_offered_is_refused(
-    fake_openai: FakeOpenAI, connect: Connect, content: str
-) -> None:
+    fake_openai: FakeOpenAI, connect: Connect, content: str, why: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:  # fmt: skip
     fake_openai.content = content
     llm = connect()
     assert await llm.answer_grounded(CONTEXT) is None
     assert llm.fallbacks == {"grounded": 1}
+    # the check that refused it is logged in its own words, which quote none of the reply
+    [said] = [r.getMessage() for r in caplog.records if r.name == "app.services.llm.service"]
+    assert said == f"LLM grounded failed ({why}); falling back"
 
 
 async def test_the_knowledge_base_not_saying_is_a_reply_without_citations(

@@ -409,7 +409,13 @@ async def test_failures_never_log_the_question_or_evidence(
     assert service.fallbacks == {"grounded": 2, "answer": 1}
     assert fake_openai.chat_calls == 6
     assert "Zanzibar-Quokka-7731" not in caplog.text
-    assert any("LLM grounded failed (LLMError)" in r.getMessage() for r in caplog.records)
+    # each failure said in our own words, which quote nothing of the question or evidence
+    said = [r.getMessage() for r in caplog.records if r.name == "app.services.llm.service"]
+    assert said == [
+        "LLM grounded failed (grounded reply is invalid: JSONDecodeError); falling back",
+        "LLM grounded failed (grounded reply is invalid: ValidationError); falling back",
+        "LLM answer failed (answer request failed: InternalServerError (HTTP 500)); falling back",
+    ]
 
 
 async def test_factory_without_a_key_is_offline_only() -> None:

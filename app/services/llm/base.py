@@ -16,7 +16,16 @@ from typing import NamedTuple, Protocol
 
 
 class LLMError(Exception):
-    """A backend could not give a usable result (timeout, HTTP error, bad reply)."""
+    """A backend could not give a usable result (timeout, HTTP error, bad reply). Its
+    message may quote what the server sent back, so only its type is logged."""
+
+
+class Unquoted(LLMError):
+    """An LLMError in our own words only: a check that refused the reply ("grounded answer
+    gives a number its records do not"), or a request that failed, by type and status. It
+    quotes nothing of the question, the evidence, the reply or the server's message, so
+    it is logged: an operator sees which check their model fails, and
+    bench/ask_model.py counts each."""
 
 
 @dataclass(frozen=True, slots=True)

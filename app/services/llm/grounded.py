@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from app.services.llm.base import GroundedContext, GroundedReply, LLMError
+from app.services.llm.base import GroundedContext, GroundedReply, Unquoted
 from app.services.llm.fence import FENCE_CLOSE, FENCE_OPEN, defuse
 
 if TYPE_CHECKING:
@@ -110,27 +110,27 @@ def to_reply(reply: GroundedModel, context: GroundedContext) -> GroundedReply:
     cites = tuple(dict.fromkeys(reply.cites))[:MAX_CITES]
     unknown = set(cites) - context.keys
     if unknown:
-        raise LLMError("grounded reply cites keys that were not offered")
+        raise Unquoted("grounded reply cites keys that were not offered")
     text = _KEY_IN_TEXT.sub("", reply.answer).strip()
     if reply.source == "none" or not text:
         return GroundedReply("", (), "none")
     if len(text) > MAX_ANSWER_CHARS:
-        raise LLMError("grounded answer too long")
+        raise Unquoted("grounded answer too long")
     kinds = {item.key: item.kind for item in context.items}
     if reply.source not in {kinds[key] for key in cites}:
         # "Yes, there are proposals about it" resting on a document: the answer claims
         # a kind of record it does not rest on
-        raise LLMError("grounded answer names a source it does not cite")
+        raise Unquoted("grounded answer names a source it does not cite")
     said = " ".join([context.question, *(i.text for i in context.items if i.key in cites)])
     if _numbers(text) - _numbers(said):
         # "Each box holds 50 litres." resting on a record that says 35: a number is
         # the fact a member acts on, and one the cited records do not give is made up
-        raise LLMError("grounded answer gives a number its records do not")
+        raise Unquoted("grounded answer gives a number its records do not")
     cited_proposals = {key[1:] for key in cites if key.startswith("P")}
     if set(_CITATION.findall(text)) - cited_proposals:
-        raise LLMError("grounded answer names proposals it does not cite")
+        raise Unquoted("grounded answer names proposals it does not cite")
     if _MACHINERY.search(text) or FENCE_OPEN in text or FENCE_CLOSE in text:
-        raise LLMError("grounded answer mentions the prompt machinery")
+        raise Unquoted("grounded answer mentions the prompt machinery")
     return GroundedReply(text, cites, reply.source)
 
 

@@ -29,8 +29,8 @@ from app.services.llm.base import (
     ExtractedFact,
     GroundedContext,
     GroundedReply,
-    LLMError,
     ThemeGroup,
+    Unquoted,
 )
 from app.services.llm.facts import FACTS_FORMAT, FACTS_PROMPT, FactsReply, fenced_chunk, to_facts
 from app.services.llm.fence import FENCE_CLOSE, FENCE_OPEN, defuse
@@ -112,14 +112,14 @@ def check_lead(text: str, context: AnswerContext) -> str:
     machinery would mislead the reader, so it is refused rather than repaired."""
     text = text.strip()
     if not text:
-        raise LLMError("empty lead")
+        raise Unquoted("empty lead")
     if len(text) > MAX_LEAD_CHARS:
-        raise LLMError("lead too long")
+        raise Unquoted("lead too long")
     unknown = {int(n) for n in CITATION.findall(text)} - context.cited_ids
     if unknown:
-        raise LLMError("lead cites proposals that were not retrieved")
+        raise Unquoted("lead cites proposals that were not retrieved")
     if FORBIDDEN_IN_LEAD.search(text) or FENCE_OPEN in text or FENCE_CLOSE in text:
-        raise LLMError("lead mentions the prompt machinery")
+        raise Unquoted("lead mentions the prompt machinery")
     return text
 
 
@@ -128,19 +128,19 @@ def _content(completion: object) -> str:
     at its token cap is not an answer (half a sentence, or JSON left open)."""
     choices = getattr(completion, "choices", None) or [None]
     if getattr(choices[0], "finish_reason", None) == "length":
-        raise LLMError("reply cut at its token cap")
+        raise Unquoted("reply cut at its token cap")
     content = getattr(getattr(choices[0], "message", None), "content", None)
     if not isinstance(content, str):
-        raise LLMError("reply has no text content")
+        raise Unquoted("reply has no text content")
     return content
 
 
-def _failure(step: str, exc: openai.OpenAIError) -> LLMError:
-    """An LLMError that names the failure without quoting it: the server's message may
-    echo the question or the evidence."""
+def _failure(step: str, exc: openai.OpenAIError) -> Unquoted:
+    """The failure named without quoting it: the server's message may echo the question
+    or the evidence."""
     status = getattr(exc, "status_code", None)
     detail = f" (HTTP {status})" if status else ""
-    return LLMError(f"{step} request failed: {type(exc).__name__}{detail}")
+    return Unquoted(f"{step} request failed: {type(exc).__name__}{detail}")
 
 
 # How servers refuse an output format they do not know: a 400 (most), a 422 (a plain
@@ -265,7 +265,7 @@ class OpenAIBackend:
         try:
             return reply_type.model_validate(json.loads(_content(completion)))
         except (ValueError, ValidationError) as exc:  # JSONDecodeError is a ValueError
-            raise LLMError(f"{step} reply is invalid: {type(exc).__name__}") from exc
+            raise Unquoted(f"{step} reply is invalid: {type(exc).__name__}") from exc
 
     async def _structured(
         self,

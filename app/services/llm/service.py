@@ -14,6 +14,7 @@ from app.services.llm.base import (
     GroundedReply,
     LLMBackend,
     ThemeGroup,
+    Unquoted,
 )
 from app.services.llm.offline import OfflineBackend
 
@@ -106,8 +107,9 @@ class LLMService:
     def _fell_back(self, step: str, exc: Exception) -> None:
         self.fallbacks[step] += 1
         # The exception type only: messages may quote the question, context, submissions
-        # or document text.
-        logger.warning("LLM %s failed (%s); falling back", step, type(exc).__name__)
+        # or document text; an Unquoted one says what failed in our own words.
+        said = str(exc) if isinstance(exc, Unquoted) else type(exc).__name__
+        logger.warning("LLM %s failed (%s); falling back", step, said)
 
     async def aclose(self) -> None:
         if self.primary is not None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from app.services.llm.base import LLMError, ThemeGroup
+from app.services.llm.base import ThemeGroup, Unquoted
 from app.services.llm.fence import FENCE_CLOSE, FENCE_OPEN, defuse
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ def fenced_submissions(submissions: list[str]) -> str:
     lines = [f"{i}. {defuse(text)[:MAX_IDEA_CHARS]}" for i, text in enumerate(submissions, 1)]
     message = "\n".join([FENCE_OPEN, *lines, FENCE_CLOSE])
     if len(message) > MAX_PROMPT_CHARS:
-        raise LLMError("too many submissions for one request")
+        raise Unquoted("too many submissions for one request")
     return message
 
 
@@ -115,7 +115,7 @@ def to_groups(reply: ThemesReply, count: int) -> list[ThemeGroup]:
     taken: set[int] = set()
     for theme in reply.themes:
         if any(not 1 <= m <= count for m in theme.members):
-            raise LLMError("a theme lists an idea that does not exist")
+            raise Unquoted("a theme lists an idea that does not exist")
         key = theme.name.casefold()
         if key in RESERVED_NAMES:
             continue
@@ -125,5 +125,5 @@ def to_groups(reply: ThemesReply, count: int) -> list[ThemeGroup]:
         members.setdefault(key, []).extend(fresh)
     groups = [ThemeGroup(names[k], tuple(sorted(v))) for k, v in members.items() if v]
     if not groups:
-        raise LLMError("the reply groups no ideas")
+        raise Unquoted("the reply groups no ideas")
     return groups
