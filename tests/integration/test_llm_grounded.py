@@ -76,7 +76,7 @@ INVALID = "grounded reply is invalid: ValidationError"
         # nothing cited
         (
             grounded("The storage room is in the basement.", [], "facts"),
-            "grounded answer names a source it does not cite",
+            "grounded answer cites nothing",
         ),
         # the prompt's machinery
         (

@@ -104,7 +104,7 @@ def fenced_items(context: GroundedContext, language: str) -> str:
 
 
 def to_reply(reply: GroundedModel, context: GroundedContext) -> GroundedReply:
-    """The reply if it may be shown; a reply citing a key that was not offered, a
+    """The reply if it may be shown; a reply citing nothing or a key that was not offered, a
     proposal that is not among those it cites, a number its records do not give, or
     answering from a kind of record it cites none of, is refused rather than repaired."""
     cites = tuple(dict.fromkeys(reply.cites))[:MAX_CITES]
@@ -116,6 +116,8 @@ def to_reply(reply: GroundedModel, context: GroundedContext) -> GroundedReply:
         return GroundedReply("", (), "none")
     if len(text) > MAX_ANSWER_CHARS:
         raise Unquoted("grounded answer too long")
+    if not cites:
+        raise Unquoted("grounded answer cites nothing")
     kinds = {item.key: item.kind for item in context.items}
     if reply.source not in {kinds[key] for key in cites}:
         # "Yes, there are proposals about it" resting on a document: the answer claims
