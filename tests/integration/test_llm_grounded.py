@@ -58,21 +58,24 @@ async def test_the_evidence_is_keyed_and_fenced_and_a_cited_reply_comes_back(
 
 
 OFFERED = "grounded reply cites keys that were not offered"
+SOURCE = "grounded answer names a source it does not cite"
 NUMBER = "grounded answer gives a number its records do not"
-INVALID = "grounded reply is invalid: ValidationError"
 
 
 @pytest.mark.parametrize(
     ("content", "why"),
     [
-        (grounded("The boxes hold 99 litres.", ["D7"]), OFFERED),  # a key that was not offered
-        # a proposal not cited: its number is one no cited record gives
+        # a key that was not offered
+        (grounded("The boxes hold 99 litres.", ["D7"]), OFFERED),
+        # a proposal not cited (its number one the cited record gives: 35)
+        (
+            grounded("See proposal #35 for bigger boxes.", ["D1"]),
+            "grounded answer names proposals it does not cite",
+        ),
+        # ... whose number no cited record gives: the number check refuses it first
         (grounded("See proposal #9 for bigger boxes.", ["D1"]), NUMBER),
         # proposals claimed, a document cited: "yes, there are proposals about it"
-        (
-            grounded("Yes, there are proposals about bigger boxes.", ["D1"], "proposals"),
-            "grounded answer names a source it does not cite",
-        ),
+        (grounded("Yes, there are proposals about bigger boxes.", ["D1"], "proposals"), SOURCE),
         # nothing cited
         (
             grounded("The storage room is in the basement.", [], "facts"),
@@ -83,19 +86,24 @@ INVALID = "grounded reply is invalid: ValidationError"
             grounded("The JSON says 35 litres.", ["D1"]),
             "grounded answer mentions the prompt machinery",
         ),
+        # a number the record does not give, nor the question
+        (grounded("Each box holds 50 litres.", ["D1"]), NUMBER),
+        (grounded("Each box holds 35 litres, 50 from December.", ["D1"]), NUMBER),
+        # not the schema, not JSON
         (
-            grounded("Each box holds 50 litres.", ["D1"]),
-            NUMBER,
-        ),  # a number the record does not give
-        (grounded("Each box holds 35 litres, 50 from December.", ["D1"]), NUMBER),  # ... nor it
-        (json.dumps({"answer": "35 litres", "cites": ["D1"], "source": "rumours"}), INVALID),
-        ("Each box holds 35 litres.", "grounded reply is invalid: JSONDecodeError"),  # not JSON
+            json.dumps({"answer": "35 litres", "cites": ["D1"], "source": "rumours"}),
+            "grounded reply is invalid: ValidationError",
+        ),
+        ("Each box holds 35 litres.", "grounded reply is invalid: JSONDecodeError"),
     ],
 )
 async def test_a_reply_that_is_not_grounded_in_what_was_offered_is_refused(
-    fake_openai: FakeOpenAI, connect: Connect, content: str, why: str,
+    fake_openai: FakeOpenAI,
+    connect: Connect,
+    content: str,
+    why: str,
     caplog: pytest.LogCaptureFixture,
-) -> None:  # fmt: skip
+) -> None:
     fake_openai.content = content
     llm = connect()
     assert await llm.answer_grounded(CONTEXT) is None
