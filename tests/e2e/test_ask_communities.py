@@ -46,24 +46,28 @@ from tests.support import ask_gold
 # on the VNNI CPU only, so a risen floor is the figure less two questions.
 # Session 25 (verbs of ending in every form, "still taking ideas" as open): F1 rose in
 # festival and two held out, club and society; risen floors as in session 24.
+# Session 27: "fact_lead" (the answer's first paragraph names the fact; "facts" also counts
+# a fact named only in the list under a wrong lead), measured on the VNNI CPU only: each
+# floor is the figure less two questions.
 FLOORS: dict[str, dict[str, float]] = {
-    "original": {"intent": 0.99, "f1": 0.88, "documents": 0.87, "facts": 0.91, "no_answer": 0.78},
+    "original": {"intent": 0.99, "f1": 0.88, "documents": 0.87, "facts": 0.91, "no_answer": 0.78,
+                 "fact_lead": 0.78},
     "coop": {"intent": 0.99, "f1": 0.81, "documents": 0.89, "states_fact": 0.76, "facts": 0.82,
-             "no_answer": 0.73},
+             "no_answer": 0.73, "fact_lead": 0.53},
     "oss": {"intent": 0.96, "f1": 0.78, "documents": 0.92, "states_fact": 0.71, "facts": 0.89,
-           "no_answer": 0.47},
+           "no_answer": 0.47, "fact_lead": 0.8},
     "festival": {"intent": 0.98, "f1": 0.76, "documents": 0.9, "states_fact": 0.76, "facts": 0.94,
-                 "no_answer": 0.52},
+                 "no_answer": 0.52, "fact_lead": 0.89},
     "conference": {"intent": 0.93, "f1": 0.76, "documents": 0.85, "states_fact": 0.64,
-                   "facts": 0.78, "no_answer": 0.49},
+                   "facts": 0.78, "no_answer": 0.49, "fact_lead": 0.73},
     "workshops": {"intent": 0.95, "f1": 0.83, "documents": 0.9, "states_fact": 0.59,
-                  "facts": 0.78, "no_answer": 0.47},
+                  "facts": 0.78, "no_answer": 0.47, "fact_lead": 0.63},
     "club": {"intent": 0.94, "f1": 0.71, "documents": 0.92, "states_fact": 0.63, "facts": 0.89,
-             "no_answer": 0.52},
+             "no_answer": 0.52, "fact_lead": 0.79},
     "society": {"intent": 0.88, "f1": 0.79, "documents": 0.76, "states_fact": 0.38, "facts": 0.7,
-                "no_answer": 0.63},
+                "no_answer": 0.63, "fact_lead": 0.45},
     "garden": {"intent": 0.9, "f1": 0.75, "documents": 0.95, "states_fact": 0.6, "facts": 0.7,
-               "no_answer": 0.52},
+               "no_answer": 0.52, "fact_lead": 0.6},
 }  # fmt: skip
 COMMUNITIES = {c.name: c for c in ask_gold.communities()}
 

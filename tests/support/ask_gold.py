@@ -139,9 +139,17 @@ def grade(item: dict[str, Any], out: dict[str, Any], titles: dict[str, str]) -> 
     if item.get("fact"):
         row |= {
             "fact_ok": item["fact"].casefold() in out["answer"].casefold(),
+            "fact_lead": item["fact"].casefold() in lead(out["answer"]).casefold(),
             "fact": item["fact"],
         }
     return row
+
+
+def lead(answer: str) -> str:
+    """The answer's first paragraph: what a member reads before the facts, sources and
+    how it was found (an answer that names the fact only in the facts listed under a
+    wrong lead still counts for "facts", not for "fact_lead")."""
+    return answer.split("\n\n", 1)[0]
 
 
 def summarise(rows: list[dict[str, Any]], seconds: float = 0.0) -> dict[str, Any]:
@@ -163,12 +171,14 @@ def summarise(rows: list[dict[str, Any]], seconds: float = 0.0) -> dict[str, Any
         "documents": share("document_ok"),
         "states_fact": share("states_fact"),
         "facts": share("fact_ok"),
+        "fact_lead": share("fact_lead"),
         "no_answer": share("nothing_ok"),
         "graded": {
             "f1": count("f1"),
             "documents": count("document_ok"),
             "states_fact": count("states_fact"),
             "facts": count("fact_ok"),
+            "fact_lead": count("fact_lead"),
             "no_answer": count("nothing_ok"),
         },
         "seconds_per_question": round(seconds / max(1, len(rows)), 3),
@@ -184,6 +194,7 @@ def misses(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         or not r.get("document_ok", True)
         or not r.get("states_fact", True)
         or not r.get("fact_ok", True)
+        or not r.get("fact_lead", True)
         or not r.get("nothing_ok", True)
     ]
 
