@@ -154,8 +154,8 @@ def against_offline(
     with offline():
         plain, _ = ask_gold.ask_all(community, work, work / "data", limit, spread)
     figures = ask_gold.summarise(plain, 0.0)
-    measures = {m: figures[m] for m in ask_gold.MEASURES}
-    below = [m for m in ask_gold.MEASURES if None not in (model[m], measures[m])
+    measures = {m: figures[m] for m in (*ask_gold.MEASURES, "fact_lead")}
+    below = [m for m in measures if None not in (model[m], measures[m])
              and model[m] < measures[m]]  # fmt: skip
     missed_with_model = {q["question"] for q in ask_gold.misses(rows)}
     missed_offline = {q["question"] for q in ask_gold.misses(plain)}

@@ -88,44 +88,39 @@ def grounded_requests(fake: FakeOpenAI) -> list[dict[str, Any]]:
     return [body for body in fake.chat_requests if is_grounded(body)]
 
 
-def test_the_model_reads_the_passages_before_anything_refuses(
+def test_the_model_reads_the_passages_and_answers_citing_them(
     ask: Callable[..., list[dict[str, Any]]], fake_openai: FakeOpenAI
 ) -> None:
-    question = "who do I tell if I move away?"
+    question = "how big are the storage boxes?"
     [offline] = ask(question, model=False)
-    assert offline["answer"].startswith(NO_ANSWER)  # the offline decision refuses it
+    assert "35 litres" in offline["answer"]  # the offline decision answers from documents
 
-    Model(fake_openai).grounded = cite_line_with(
-        "one month's notice", "Tell the secretary, one month before you move out."
-    )
+    Model(fake_openai).grounded = cite_line_with("35 litres", "Each member's box holds 35 litres.")
     [out] = ask(question)
-    assert out["answer"].startswith("Tell the secretary, one month before you move out.")
+    assert out["answer"].startswith("Each member's box holds 35 litres.")
     # the cited document is named and quoted by our code, with the sources and the how
-    assert "According to “Membership rules”:" in out["answer"]
-    assert "give one month's notice to the secretary" in out["answer"]
-    assert "Sources: “Membership rules”" in out["answer"]
+    assert "According to “Storage room”:" in out["answer"]
+    assert "Sources: “Storage room”" in out["answer"]
     assert HOW_GROUNDED in out["answer"]
     assert out["intent"] == "query_general_docs" and out["documents"]
     [request] = grounded_requests(fake_openai)
     sent = request["messages"][-1]["content"]
-    assert "one month's notice to the secretary" in sent and len(sent) < 8000  # bounded
+    assert "35 litres" in sent and len(sent) < 8000  # bounded
 
 
-def test_a_question_the_decision_is_sure_nothing_answers_keeps_its_offline_answer(
+def test_a_question_the_decision_finds_nothing_for_is_not_put_to_the_model(
     ask: Callable[..., list[dict[str, Any]]], fake_openai: FakeOpenAI
 ) -> None:
-    """The model reads what was found, and may rescue a question the decision refuses
-    (above); but where the decision is as sure nothing answers as it never was of an
-    answerable question, a model's answer from a nearby record does not stand (a 1.5B
-    model answered "who is our treasurer?" with the secretary)."""
+    """Where the fitted decision finds nothing likeliest, the offline answer stands and
+    no model call is spent: a 1.5B model answered most such questions from a nearby
+    record ("who is our treasurer?" with the secretary's name)."""
     question = "who is our treasurer?"
     [offline] = ask(question, model=False)
     assert offline["answer"].startswith(NO_ANSWER)
     Model(fake_openai).grounded = cite_line_with("Bruno", "Bruno is our treasurer.")
     [out] = ask(question)
     assert out["answer"] == offline["answer"] and "Bruno" not in out["answer"]
-    [request] = grounded_requests(fake_openai)  # the model did read what was found
-    assert "Bruno" in request["messages"][-1]["content"]
+    assert grounded_requests(fake_openai) == []
 
 
 def test_an_answer_citing_an_unknown_key_gives_the_offline_answer(
@@ -171,7 +166,9 @@ def test_a_question_about_no_proposal_lists_none_with_a_model(
     assert out["proposals"] == offline["proposals"] == []
     assert out["intent"] == offline["intent"]
     assert "Buy a second washing machine" not in out["answer"]
-    assert grounded_requests(fake_openai)  # the model read what was found, and said no
+    # the decision finds nothing likeliest: the model is not asked, and no reading of its
+    # lists every proposal under an invented "Yes"
+    assert grounded_requests(fake_openai) == []
 
 
 def test_the_model_does_not_read_the_question_for_the_search(
@@ -201,7 +198,7 @@ def test_the_model_cites_a_proposal_and_the_listing_is_ours(
     Model(fake_openai).grounded = lambda body: grounded(
         "A second washing machine would cost about 600 EUR (#1).", ["P1"], "proposals"
     )
-    question = "how much would the new laundry machine cost?"
+    question = "what does the washing machine proposal cost"
     [offline] = ask(question, model=False)
     [out] = ask(question)
     assert out["answer"].startswith("A second washing machine would cost about 600 EUR (#1).")
@@ -233,7 +230,7 @@ def test_the_evidence_a_model_reads_is_bounded_by_the_setting(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     Model(fake_openai)  # finds nothing: the offline answer stands
-    question = "who do I tell if I move away?"
+    question = "how big are the storage boxes?"
 
     def records(chars: str) -> list[str]:
         monkeypatch.setenv("LLM_EVIDENCE_CHARS", chars)

@@ -7,6 +7,7 @@ import json
 import re
 from typing import Any
 
+from app.core.ask.answers import NO_ANSWER
 from app.core.ask.grounded import HOW_GROUNDED
 from app.services.llm.openai_backend import OpenAIBackend
 from tests.conftest import ADMIN_ID, BotHarness
@@ -32,16 +33,18 @@ def _use_model(bot: BotHarness, fake: FakeOpenAI, answer: Any) -> None:
     )
 
 
+def _cite_first(bot: BotHarness, fake: FakeOpenAI, answer: str) -> None:
+    """A model that answers ``answer`` citing the first record offered."""
+    _use_model(bot, fake, lambda body: grounded(answer, offered_keys(body)[:1]))
+
+
 async def test_the_grounded_answer_is_shown_with_the_cited_document_to_open(
     bot: BotHarness, fake_openai: FakeOpenAI
 ) -> None:
     doc = await bot.services.documents.knowledge_import("Membership rules", RULES)
     poll = await create_via_bot(bot, "Office plants; Buy plants; Ferns, Cacti")
     await bot.press(f"v:{poll}:1", user_id=2002)
-    _use_model(
-        bot, fake_openai,
-        lambda body: grounded("Tell the secretary a month ahead.", offered_keys(body)[:1]),
-    )  # fmt: skip
+    _cite_first(bot, fake_openai, "Tell the secretary a month ahead.")
     [answer] = await bot.send("/ask who do I tell if I move away?")
     assert answer.startswith("Tell the secretary a month ahead.")
     assert "According to “Membership rules”:" in answer
@@ -89,10 +92,7 @@ async def test_a_number_the_cited_record_does_not_give_leaves_the_offline_answer
     bot: BotHarness, fake_openai: FakeOpenAI
 ) -> None:
     await bot.services.documents.knowledge_import("Membership rules", RULES)
-    _use_model(
-        bot, fake_openai,
-        lambda body: grounded("Applicants must be 16 or over.", offered_keys(body)[:1]),
-    )  # fmt: skip
+    _cite_first(bot, fake_openai, "Applicants must be 16 or over.")
     [answer] = await bot.send("/ask how old must applicants be?")
     # the model's sentence, not its digits: the sources' random document ids hold digits
     assert "16 or over" not in answer and HOW_GROUNDED not in answer
@@ -139,3 +139,16 @@ async def test_a_cited_passage_is_read_and_quoted_from_a_whole_sentence(
     assert answer.startswith("Ask the porter.")
     quoted = answer.split("According to “House chores”: ", 1)[1]
     assert quoted.startswith("Rule ")
+
+
+async def test_a_question_nothing_answers_is_not_put_to_the_model(
+    bot: BotHarness, fake_openai: FakeOpenAI
+) -> None:
+    # the fitted decision finds "nothing" likeliest: no answer of the model's could stand
+    # against it, so the model is not asked, and the member reads that nothing was found
+    await bot.services.documents.knowledge_import("Membership rules", RULES)
+    _cite_first(bot, fake_openai, "Photovoltaic cells turn light into power.")
+    [answer] = await bot.send("/ask how do solar panels work?")
+    assert answer.startswith(NO_ANSWER)
+    assert "Photovoltaic" not in answer
+    assert not [b for b in fake_openai.chat_requests if is_grounded(b)]

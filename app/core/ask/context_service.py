@@ -396,7 +396,7 @@ class ContextService:
         llm = self.llm
         if llm.has_model and not listing:  # the model reads what was found first
             read = await grounded.answer(text, g, llm, tr, self._english, chosen)
-            if read is not None and not chosen.sure_of_nothing:
+            if read is not None:
                 return read
             llm = LLMService()  # the model has had its say: the offline answer stands
         if listed:

@@ -35,12 +35,6 @@ MODEL = Path(__file__).with_name("decision.json")
 OUTCOMES = ("proposals", "documents", "facts", "nothing")
 INTENTS = {"proposals": INTENT_PROPOSALS, "documents": INTENT_DOCS, "facts": INTENT_FACTS}
 _WHO = re.compile(r"^\W*(?:who|whom|whose)\b", re.I)
-# Where the decision is this sure that nothing answers, a model's answer does not stand
-# (the model still reads what was found first). On the development communities no
-# question that something answers was ever this sure, while 37 that nothing answers were,
-# and a 1.5B model served locally answered 21 of those anyway; below it, the model's
-# reading rescued questions the decision refused ("who do I talk to about payroll?").
-SURE_OF_NOTHING = 0.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,11 +73,6 @@ class Decision:
     source: str  # one of OUTCOMES
     probabilities: dict[str, float]
     form: str = INTENT_DOCS  # the kind of question its form reads as (reading.py)
-
-    @property
-    def sure_of_nothing(self) -> bool:
-        """Whether no model's answer should stand against it (SURE_OF_NOTHING)."""
-        return self.probabilities.get("nothing", 0.0) >= SURE_OF_NOTHING
 
     @property
     def intent(self) -> str:

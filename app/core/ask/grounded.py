@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from app.core.ask import answers as say
 from app.core.ask import sentences
 from app.core.ask.analysis import INTENT_PROPOSALS
-from app.core.ask.knowledge_answers import RELATED_DOC
+from app.core.ask.knowledge_answers import FACTS_LISTED, RELATED_DOC
 from app.core.ask.models import AskFilters, AskResponse, DocumentHit
 from app.core.ask.proposal_search import keyword_terms
 from app.core.knowledge.unit_index import unit_text
@@ -55,6 +55,7 @@ class Offered:
     item: EvidenceItem
     ref: DocumentHit | Proposal | Fact
     quote: str = ""  # for a document item: the words quoted under the answer
+    scored: sentences.Scored | None = None  # for a document's best sentence: it, scored
 
 
 def offered(
@@ -107,22 +108,22 @@ def offered(
 def _documents(g: Gathered) -> list[Offered]:
     """The best sentences (with what follows them) of the top documents, then their best
     passages without the sentences already offered; keys D1, D2, ... in that order."""
-    found: list[tuple[str, DocumentHit, str]] = []
+    found: list[tuple[str, DocumentHit, str, sentences.Scored | None]] = []
     for scored in g.best[:SENTENCES_OFFERED]:
         quoted = sentences.quote(scored)
-        if any(scored.unit.text in text for _, _, text in found):
+        if any(scored.unit.text in text for _, _, text, _ in found):
             continue
-        found.append((f"“{scored.hit.title}”: {quoted}", scored.hit, quoted))
+        found.append((f"“{scored.hit.title}”: {quoted}", scored.hit, quoted, scored))
     for hit in g.found.hits[:PASSAGES_OFFERED]:
-        passage = _unsaid(_units(hit, g.found.contents), [text for _, _, text in found])
+        passage = _unsaid(_units(hit, g.found.contents), [text for _, _, text, _ in found])
         if not passage:
             continue
         if len(passage) > PASSAGE_CHARS:
             passage = passage[:PASSAGE_CHARS].rsplit(" ", 1)[0] + " …"
-        found.append((f"“{hit.title}”: {passage}", hit, sentences.cut(passage)))
+        found.append((f"“{hit.title}”: {passage}", hit, sentences.cut(passage), None))
     return [
-        Offered(EvidenceItem(f"D{i}", "documents", text), hit, quoted)
-        for i, (text, hit, quoted) in enumerate(found, 1)
+        Offered(EvidenceItem(f"D{i}", "documents", text), hit, quoted, scored)
+        for i, (text, hit, quoted, scored) in enumerate(found, 1)
     ]
 
 
@@ -158,6 +159,22 @@ def _unsaid(units: Iterable[Unit], said: Iterable[str]) -> str:
     return " ".join(kept)
 
 
+def _quoted(docs: Sequence[Offered], best: Sequence[sentences.Scored], tr: Translator) -> str:
+    """The words quoted under an answer citing documents: the sentences it cites, then
+    the other best ones, as the offline answer quotes them (sentences.quotes); a cited
+    passage's own words when it cites no sentence."""
+    cited = [o.scored for o in docs if o.scored is not None]
+    if not cited:
+        first = docs[0]
+        title = first.ref.title if isinstance(first.ref, DocumentHit) else ""
+        return tr("According to “{title}”:", title=title) + " " + first.quote
+    rest = [s for s in best if all(s is not c for c in cited)]
+    return "\n".join(
+        tr("According to “{title}”:", title=hit.title) + " " + said
+        for hit, said in sentences.quotes([*cited, *rest])
+    )
+
+
 def _fact_text(fact: Fact) -> str:
     return f"{fact.subject} {fact.predicate} {fact.object}".replace("_", " ")
 
@@ -171,7 +188,14 @@ async def answer(
     chosen: Decision,
 ) -> AskResponse | None:
     """The model's grounded answer, or None: the offline answer then stands. The
-    evidence is shared among the sources as the fitted decision believes in them."""
+    evidence is shared among the sources as the fitted decision believes in them.
+
+    Where the decision finds nothing likeliest, the model is not asked: a small model
+    answers most questions that nothing answers from a nearby record ("where is the
+    speaker green room?" from a fact about the quiet room), which the decision's signals
+    tell apart more often (bench/ask_model.py)."""
+    if chosen.source == "nothing":
+        return None
     items = offered(g, english, chosen.probabilities, budget=llm.evidence_chars)
     context = GroundedContext(text, tuple(o.item for o in items), tr.language)
     reply = await llm.answer_grounded(context)
@@ -189,7 +213,7 @@ def compose(
     intent: str,
 ) -> AskResponse | None:
     """The reply's text, then what it cites as the offline answers show them: the words
-    quoted from the first cited document, the proposals listed, the facts, the sources
+    quoted from the cited documents, the proposals listed, the facts, the sources
     (or, with no document cited, the related documents).
     None when it cites nothing that was offered. ``intent``, the kind of question, is the
     fitted decision's, whichever kind of record the model answered from."""
@@ -203,13 +227,13 @@ def compose(
         return None
     sections = [reply.answer]
     if docs:
-        first = docs[0]
-        title = first.ref.title if isinstance(first.ref, DocumentHit) else ""
-        sections.append(tr("According to “{title}”:", title=title) + " " + first.quote)
+        sections.append(_quoted(docs, g.best, tr))
     if proposals:
         sections.append("\n".join(say.listing(proposals, len(proposals), tr)))
-    if facts:
-        sections.append(tr("Facts: {facts}.", facts="; ".join(_fact_text(f) for f in facts)))
+    if facts:  # those it cites, then the next best, as many as the offline answer lists
+        found = [s.fact for s in (g.facts.relevant_facts if g.facts else [])]
+        listed = [*facts, *(f for f in found if f not in facts)][: max(FACTS_LISTED, len(facts))]
+        sections.append(tr("Facts: {facts}.", facts="; ".join(_fact_text(f) for f in listed)))
     # a document near the question is named under an answer from proposals or facts, as
     # under the offline ones: the page a member may want to open next
     related = [h for h in g.found.hits if h.similarity >= RELATED_DOC][:RELATED_SHOWN]
