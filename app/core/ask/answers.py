@@ -316,14 +316,17 @@ def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> li
     return [c if len(c) <= MAX_SENTENCE else c[: MAX_SENTENCE - 1].rstrip() + "…" for c in chosen]
 
 
+def according_to(quoted: Sequence[tuple[DocumentHit, str]], tr: Translator) -> str:
+    """A line per document quoted, each named: "According to “House rules”: ..." """
+    return "\n".join(
+        tr("According to “{title}”:", title=hit.title) + " " + said for hit, said in quoted
+    )
+
+
 def documents_lead(question: str, hits: Sequence[DocumentHit], tr: Translator) -> str:
     first = hits[0].title
     passages = [h.content for h in hits if h.title == first][:2]
-    return (
-        tr("According to “{title}”:", title=first)
-        + " "
-        + " ".join(best_sentences(question, passages))
-    )
+    return according_to([(hits[0], " ".join(best_sentences(question, passages)))], tr)
 
 
 def cited(hits: Sequence[DocumentHit], tr: Translator) -> str:

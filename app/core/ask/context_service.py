@@ -398,7 +398,7 @@ class ContextService:
             read = await grounded.answer(text, g, llm, tr, self._english, chosen)
             if read is not None:
                 return read
-            llm = LLMService()  # the model has had its say: the offline answer stands
+            llm = LLMService()  # the model was not asked or did not answer: offline stands
         if listed:
             return self._proposals(
                 text, g.filters, g.keywords, g.outcome, passages, g.notes,

@@ -165,14 +165,10 @@ def _quoted(docs: Sequence[Offered], best: Sequence[sentences.Scored], tr: Trans
     passage's own words when it cites no sentence."""
     cited = [o.scored for o in docs if o.scored is not None]
     if not cited:
-        first = docs[0]
-        title = first.ref.title if isinstance(first.ref, DocumentHit) else ""
-        return tr("According to “{title}”:", title=title) + " " + first.quote
+        first = [(o.ref, o.quote) for o in docs[:1] if isinstance(o.ref, DocumentHit)]
+        return say.according_to(first, tr)
     rest = [s for s in best if all(s is not c for c in cited)]
-    return "\n".join(
-        tr("According to “{title}”:", title=hit.title) + " " + said
-        for hit, said in sentences.quotes([*cited, *rest])
-    )
+    return say.according_to(sentences.quotes([*cited, *rest]), tr)
 
 
 def _fact_text(fact: Fact) -> str:

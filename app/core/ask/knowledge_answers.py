@@ -36,9 +36,7 @@ async def documents(
         quoted = sentences.quotes(best)
         first = [hit for hit, _ in quoted]  # the quoted documents lead the sources
         hits = first + [h for h in hits if h.chunk_id not in {f.chunk_id for f in first}]
-        lead = "\n".join(  # a line per document, each named
-            tr("According to “{title}”:", title=hit.title) + " " + said for hit, said in quoted
-        )
+        lead = say.according_to(quoted, tr)
     else:
         lead = say.documents_lead(text, hits, tr)
     hits = by_document(hits)
