@@ -76,3 +76,17 @@ def test_a_question_about_how_votes_work_is_read_from_its_form(ask: Any) -> None
     assert "seven days" in rule["answer"]
     assert "quorum" in blank["answer"]
     assert listing["intent"] == "query_proposals" and listing["proposals"] == [1]
+
+
+def test_a_question_about_one_proposals_content_is_answered_from_it(ask: Any) -> None:
+    """A member asks about one proposal's content, not for a list: its form reads as a
+    document question, and only the proposal search's strong match says where the answer
+    is. The development communities' questions seldom ask this way, so a refit of the
+    decision can forget it at the same accuracy (one did in session 29): this keeps it."""
+    cost, decided = ask(
+        "what does the washing machine proposal cost",
+        "what did we decide about the washing machine?",
+    )
+    for out in (cost, decided):
+        assert out["intent"] == "query_proposals" and out["proposals"] == [1]
+        assert "#1 Buy a second washing machine" in out["answer"]
