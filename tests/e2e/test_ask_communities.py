@@ -49,18 +49,22 @@ from tests.support import ask_gold
 # Session 27: "fact_lead" (the answer's first paragraph names the fact; "facts" also counts
 # a fact named only in the list under a wrong lead), measured on the VNNI CPU only: each
 # floor is the figure less two questions.
+# Session 29: ten questions added to each development community but the original, eight
+# about one proposal's content (its cost, its options, what was decided), which the models
+# answer poorly: a floor under its measure, or within one question of it, is the new
+# figure less two questions.
 FLOORS: dict[str, dict[str, float]] = {
     "original": {"intent": 0.99, "f1": 0.88, "documents": 0.87, "facts": 0.91, "no_answer": 0.78,
                  "fact_lead": 0.78},
-    "coop": {"intent": 0.99, "f1": 0.81, "documents": 0.89, "states_fact": 0.76, "facts": 0.82,
-             "no_answer": 0.73, "fact_lead": 0.53},
-    "oss": {"intent": 0.96, "f1": 0.78, "documents": 0.92, "states_fact": 0.71, "facts": 0.89,
+    "coop": {"intent": 0.94, "f1": 0.74, "documents": 0.89, "states_fact": 0.76, "facts": 0.82,
+             "no_answer": 0.66, "fact_lead": 0.53},
+    "oss": {"intent": 0.9, "f1": 0.65, "documents": 0.92, "states_fact": 0.71, "facts": 0.89,
            "no_answer": 0.47, "fact_lead": 0.8},
-    "festival": {"intent": 0.98, "f1": 0.76, "documents": 0.9, "states_fact": 0.76, "facts": 0.94,
+    "festival": {"intent": 0.93, "f1": 0.7, "documents": 0.9, "states_fact": 0.76, "facts": 0.94,
                  "no_answer": 0.52, "fact_lead": 0.89},
-    "conference": {"intent": 0.93, "f1": 0.76, "documents": 0.85, "states_fact": 0.64,
+    "conference": {"intent": 0.9, "f1": 0.76, "documents": 0.85, "states_fact": 0.64,
                    "facts": 0.78, "no_answer": 0.49, "fact_lead": 0.73},
-    "workshops": {"intent": 0.95, "f1": 0.83, "documents": 0.9, "states_fact": 0.59,
+    "workshops": {"intent": 0.91, "f1": 0.73, "documents": 0.9, "states_fact": 0.59,
                   "facts": 0.78, "no_answer": 0.47, "fact_lead": 0.63},
     "club": {"intent": 0.94, "f1": 0.71, "documents": 0.92, "states_fact": 0.63, "facts": 0.89,
              "no_answer": 0.52, "fact_lead": 0.79},
