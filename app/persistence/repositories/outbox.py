@@ -93,16 +93,17 @@ class OutboxRepository:
         ``exclude``: messages this sender still has in hand (held back by a rate
         limit past their lease, say), which must not be taken a second time.
         """
+        due_now = (
+            OutboxRow.sent_at.is_(None),
+            OutboxRow.failed_at.is_(None),
+            OutboxRow.next_attempt_at <= now,
+        )
         turn = (
             func.row_number()
             .over(partition_by=OutboxRow.chat_id, order_by=(OutboxRow.priority, OutboxRow.id))
             .label("turn")
         )
-        due = select(OutboxRow.id, turn).where(
-            OutboxRow.sent_at.is_(None),
-            OutboxRow.failed_at.is_(None),
-            OutboxRow.next_attempt_at <= now,
-        )
+        due = select(OutboxRow.id, turn).where(*due_now)
         if exclude:
             due = due.where(_not_in(self.session, OutboxRow.id, exclude, sa.Integer))
         if skip_chats:
@@ -115,13 +116,22 @@ class OutboxRepository:
         if locks_rows(self.session):
             stmt = stmt.with_for_update(skip_locked=True, of=OutboxRow)
         messages = [to_message(row) for row in await self.session.scalars(stmt)]
-        if messages:
-            await self.session.execute(
-                update(OutboxRow)
-                .where(OutboxRow.id.in_([m.id for m in messages]))
-                .values(next_attempt_at=now + lease, leased_until=now + lease)
-            )
-        return messages
+        if not messages:
+            return messages
+        lease_them = (
+            update(OutboxRow)
+            .where(OutboxRow.id.in_([m.id for m in messages]), *due_now)
+            .values(next_attempt_at=now + lease, leased_until=now + lease)
+        )
+        if not locks_rows(self.session):  # SQLite: one writer at a time, no race
+            await self.session.execute(lease_them)
+            return messages
+        # A row another sender leased and committed while the ranking ran is locked all
+        # the same, and PostgreSQL rechecks only the locked table's own conditions, not
+        # the subquery's. The lease states "due" again, on the newest version: what the
+        # other sender took is not leased here, and not sent twice.
+        leased = set(await self.session.scalars(lease_them.returning(OutboxRow.id)))
+        return [m for m in messages if m.id in leased]
 
     async def release_leases(self, now: datetime) -> int:
         """Make rows another sender had claimed due now (it is known to be gone)."""
