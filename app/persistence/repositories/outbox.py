@@ -118,19 +118,19 @@ class OutboxRepository:
         messages = [to_message(row) for row in await self.session.scalars(stmt)]
         if not messages:
             return messages
-        lease_them = (
-            update(OutboxRow)
-            .where(OutboxRow.id.in_([m.id for m in messages]), *due_now)
-            .values(next_attempt_at=now + lease, leased_until=now + lease)
+        # The lease is a compare-and-set, as a close is (ProposalRepository.close_many): a
+        # row another sender leased and committed while the ranking ran is locked all the
+        # same, and PostgreSQL rechecks only the locked table's own conditions, not the
+        # subquery's. Stating "due" again, on the newest version, leaves what the other
+        # sender took to it: nothing is sent twice.
+        leased = set(
+            await self.session.scalars(
+                update(OutboxRow)
+                .where(OutboxRow.id.in_([m.id for m in messages]), *due_now)
+                .values(next_attempt_at=now + lease, leased_until=now + lease)
+                .returning(OutboxRow.id)
+            )
         )
-        if not locks_rows(self.session):  # SQLite: one writer at a time, no race
-            await self.session.execute(lease_them)
-            return messages
-        # A row another sender leased and committed while the ranking ran is locked all
-        # the same, and PostgreSQL rechecks only the locked table's own conditions, not
-        # the subquery's. The lease states "due" again, on the newest version: what the
-        # other sender took is not leased here, and not sent twice.
-        leased = set(await self.session.scalars(lease_them.returning(OutboxRow.id)))
         return [m for m in messages if m.id in leased]
 
     async def release_leases(self, now: datetime) -> int:
