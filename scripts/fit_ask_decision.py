@@ -116,24 +116,27 @@ def record(item: dict[str, Any], gathered: Any) -> dict[str, Any]:
     return row
 
 
-def _accuracy(model: Logistic, rows: list[dict[str, Any]]) -> float:
-    right = sum(
-        decision.decide(decision.Signals(**r["signals"]), model).source == r["label"] for r in rows
-    )
-    return round(right / max(1, len(rows)), 3)
-
-
-def _trade(model: Logistic, rows: list[dict[str, Any]]) -> dict[str, float]:
-    """What the accuracy sums up, apart: the share of the questions nothing answers that
-    the decision says so for, and of the others whose source it reads right. A refit can
-    buy one with the other at the same accuracy."""
+def _scores(model: Logistic, rows: list[dict[str, Any]]) -> dict[str, float]:
+    """The decision's accuracy, and what it sums up, apart: the share of the questions
+    nothing answers that it says so for, and of the others whose source it reads right.
+    A refit can buy one with the other at the same accuracy."""
     said = [decision.decide(decision.Signals(**r["signals"]), model).source for r in rows]
+    right = [s == r["label"] for s, r in zip(said, rows, strict=True)]
     none = [s == "nothing" for s, r in zip(said, rows, strict=True) if r.get("no_answer")]
-    some = [s == r["label"] for s, r in zip(said, rows, strict=True) if not r.get("no_answer")]
+    some = [ok for ok, r in zip(right, rows, strict=True) if not r.get("no_answer")]
     return {
-        "nothing_when_nothing_answers": round(sum(none) / max(1, len(none)), 3),
-        "source_when_something_does": round(sum(some) / max(1, len(some)), 3),
+        "accuracy": _share(right),
+        "nothing_when_nothing_answers": _share(none),
+        "source_when_something_does": _share(some),
     }
+
+
+def _share(marks: list[bool]) -> float:
+    return round(sum(marks) / max(1, len(marks)), 3)
+
+
+def _accuracy(model: Logistic, rows: list[dict[str, Any]]) -> float:
+    return _scores(model, rows)["accuracy"]
 
 
 def _smoothest(left_out: dict[str, dict[str, float]]) -> float:
@@ -303,12 +306,12 @@ def main() -> None:
     ):  # cross-fitted, as the reading: how far a scorer can be trusted where it was not fitted
         read_paths(own, model)
     names = sorted({r["community"] for r in rows})
-    left_out = ask_fitting.left_out_by_penalty(rows, PENALTIES, fit, _accuracy)
+    scored = ask_fitting.left_out_by_penalty(rows, PENALTIES, fit, _scores)
+    left_out = {p: {n: s["accuracy"] for n, s in by.items()} for p, by in scored.items()}
     best = _smoothest(left_out)
     model = fit(rows, best)
     trade = {
-        name: _trade(fitted, own)
-        for name, fitted, own in ask_fitting.left_out(rows, lambda rs: fit(rs, best))
+        n: {k: v for k, v in s.items() if k != "accuracy"} for n, s in scored[str(best)].items()
     }
     if not args.dry_run:
         stored = {"outcomes": list(decision.OUTCOMES), **model.as_json()}

@@ -25,6 +25,7 @@ from tests.support import ask_gold
 Row = dict[str, Any]
 Record = Callable[[Row, Any], Row | None]
 Model = TypeVar("Model")
+Score = TypeVar("Score")
 
 
 def arguments(description: str | None, cache: Path) -> argparse.Namespace:
@@ -104,11 +105,11 @@ def left_out_by_penalty(
     data: list[Row],
     penalties: Sequence[float],
     fit: Callable[[list[Row], float], Model],
-    score: Callable[[Model, list[Row]], float],
-) -> dict[str, dict[str, float]]:
+    score: Callable[[Model, list[Row]], Score],
+) -> dict[str, dict[str, Score]]:
     """For each penalty (its str), each community's ``score`` under the model fitted at
     that penalty without it."""
-    scores: dict[str, dict[str, float]] = {}
+    scores: dict[str, dict[str, Score]] = {}
     for p in penalties:
 
         def at_p(rows: list[Row], p: float = p) -> Model:
