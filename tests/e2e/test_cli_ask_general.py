@@ -90,3 +90,6 @@ def test_a_question_about_one_proposals_content_is_answered_from_it(ask: Any) ->
     for out in (cost, decided):
         assert out["intent"] == "query_proposals" and out["proposals"] == [1]
         assert "#1 Buy a second washing machine" in out["answer"]
+    # not only a listing: what the proposal says about it leads the answer
+    lead = cost["answer"].split("\n\n")[0]
+    assert lead.startswith("#1 “Buy a second washing machine”:") and "600 EUR" in lead

@@ -160,10 +160,10 @@ def test_an_ask_whose_replica_dies_is_answered_once(
 ) -> None:
     dep, api = pg_deployment, pg_deployment.api
     a, b = replicas
-    # something to find: the model is asked to read what was found (a question about a
-    # proposal's content; a list asked for is ours and asks no model), never to read the
-    # bare question
-    create_proposal(api, 3003, "Garden benches; New benches for the garden; Yes, No", 1)
+    # something to find: the model is asked to read what was found (a question about what
+    # a proposal's description says; a list asked for is ours and asks no model), never to
+    # read the bare question
+    create_proposal(api, 3003, "Garden benches; Four benches would cost 400 EUR; Yes, No", 1)
     fake_openai.mode, fake_openai.timeout_delay = "timeout", 120.0  # the model holds on
     update = api.message_update(1001, "/ask how much would the new garden benches cost?")
     _post_in_background(api, update, a)

@@ -316,6 +316,31 @@ def best_sentences(question: str, passages: Sequence[str], limit: int = 2) -> li
     return [c if len(c) <= MAX_SENTENCE else c[: MAX_SENTENCE - 1].rstrip() + "…" for c in chosen]
 
 
+def about_proposal(proposal: Proposal, question: str, passages: Sequence[str] = ()) -> str:
+    """What one proposal says about the question: "#12 “Title”: " and the sentences of its
+    description and ``passages`` that share most words with it (its description when
+    there is no question)."""
+    details = [proposal.description, *passages]
+    picked = best_sentences(question, details) if question else [proposal.description]
+    return f"#{proposal.id} “{proposal.title}”: " + " ".join(picked)
+
+
+def proposal_detail(proposal: Proposal, question: str, extra: Sequence[str] = ()) -> str | None:
+    """What a proposal's description (and ``extra``: its options) says that the question
+    asks beyond naming it ("what would the washing machine cost": the sentence with the
+    cost), after its number and title; None when no sentence says more than the title."""
+    beyond = _content_forms(question) - _content_forms(proposal.title)
+    picked = [
+        s for s in best_sentences(question, [proposal.description, *extra])
+        if _content_forms(s) & beyond
+    ]  # fmt: skip
+    return f"#{proposal.id} “{proposal.title}”: " + " ".join(picked) if picked else None
+
+
+def options_line(proposal: Proposal, tr: Translator) -> str:
+    return tr("Options: {options}", options=", ".join(proposal.options))
+
+
 def according_to(quoted: Sequence[tuple[DocumentHit, str]], tr: Translator) -> str:
     """A line per document quoted, each named: "According to “House rules”: ..." """
     return "\n".join(

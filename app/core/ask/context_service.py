@@ -205,9 +205,7 @@ class ContextService:
         embedding = await self._embed(query)
         found = await self.passage_search.search(query, embedding, proposal_id=proposal.id)
         hits = found.hits[:PROPOSAL_PASSAGES]
-        details = [proposal.description, *[h.content for h in hits]]
-        picked = say.best_sentences(question, details) if question else [proposal.description]
-        lead = f"#{proposal.id} “{proposal.title}”: " + " ".join(picked)
+        lead = say.about_proposal(proposal, question, [h.content for h in hits])
         context = AnswerContext(
             question=asked,
             lead=lead,
@@ -218,7 +216,7 @@ class ContextService:
         )
         sections = [await self.llm.write_lead(context), say.proposal_line(proposal, tr)]
         if proposal.options:
-            sections[-1] += "\n" + tr("Options: {options}", options=", ".join(proposal.options))
+            sections[-1] += "\n" + say.options_line(proposal, tr)
         if hits:
             sections.append(say.sources(hits, tr))
             sections.append(
@@ -390,8 +388,10 @@ class ContextService:
         # not an answer for a model to write: a small model lists worse than the fitted
         # cut, and its lead over a list told open votes as decided ("lightning talks will
         # be streamed in 2027"). A question answered from a proposal's content ("how much
-        # would the new machine cost?") is read.
-        asks_list = g.filters.active or g.signals.form_proposals >= 0.5
+        # would the new machine cost?": its description says more than its title about it)
+        # is read; offline, that detail leads the listing.
+        detail = _detail(g, text, tr) if chosen.source == "proposals" and not voters else None
+        asks_list = g.filters.active or (g.signals.form_proposals >= 0.5 and detail is None)
         listing = voters or (chosen.source == "proposals" and asks_list)
         llm = self.llm
         if llm.has_model and not listing:  # the model reads what was found first
@@ -402,7 +402,7 @@ class ContextService:
         if listed:
             return self._proposals(
                 text, g.filters, g.keywords, g.outcome, passages, g.notes,
-                _why_proposals(g), tr, voters,
+                _why_proposals(g), tr, voters, detail,
             )  # fmt: skip
         if chosen.source == "facts" and g.facts is not None and g.facts.relevant_facts:
             return await knowledge_answers.facts(text, g.facts, passages, llm, tr, FACTS_NAMED)
@@ -433,12 +433,16 @@ class ContextService:
         why: str,
         tr: Translator,
         voters: bool = False,
+        detail: str | None = None,
     ) -> AskResponse:
         """A listing: what was found and how, then the proposals (our words, not a
-        model's: see _answer)."""
+        model's: see _answer). ``detail``: what the best one says about the question,
+        beyond its title ("how much would the new dryer cost?"), leads."""
         found = outcome.proposals[: say.LIST_LIMIT]
         related = [h for h in passages if h.similarity >= RELATED_DOC] if keywords else []
         sections = [say.proposals_lead(text, filters, keywords, found, outcome.total, tr)]
+        if detail:
+            sections.insert(0, detail)
         if voters:  # privacy: a vote is seen by its voter only
             sections.insert(0, tr(say.VOTERS_UNSEEN))
         if found:
@@ -486,6 +490,19 @@ class ContextService:
             text, embedding, candidates, np.vstack(blocks), found.hits, found.contents, language
         )
         return sentences.rank(candidates, rows)
+
+
+def _detail(g: Gathered, question: str, tr: Translator) -> str | None:
+    """What one proposal says that the question asks beyond naming it ("what does the
+    washing machine proposal cost"), when it asks about one: no filter, and its form
+    reads as asking for no list or one proposal matched (say.proposal_detail)."""
+    ranked = g.outcome.ranked
+    one = len(ranked) == 1 or g.signals.form_proposals < 0.5
+    if g.filters.active or not ranked or not one:
+        return None
+    best = ranked[0].proposal
+    options = [say.options_line(best, tr) + "."] if best.options else []
+    return say.proposal_detail(best, question, options)
 
 
 def _why_proposals(g: Gathered, listed: bool = True) -> str:
