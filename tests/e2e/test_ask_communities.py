@@ -58,19 +58,23 @@ from tests.support import ask_gold
 # session-29 questions. A risen figure's floor is the figure less two questions; a fallen
 # one's too, where the old floor was within one question of it (club's and garden's
 # documents and states fell by two or three questions; the refit answers "nothing" more).
+# Then six questions were added to each development community but the original: where,
+# when or who of a named thing, answered by a document, not the graph (a class the
+# original fixture's probes have and the development sets hardly had). Floors more than
+# one question above a new figure are that figure less two questions.
 FLOORS: dict[str, dict[str, float]] = {
     "original": {"intent": 0.99, "f1": 0.88, "documents": 0.87, "facts": 0.91, "no_answer": 0.78,
                  "fact_lead": 0.78},
-    "coop": {"intent": 0.98, "f1": 0.8, "documents": 0.84, "states_fact": 0.76, "facts": 0.82,
+    "coop": {"intent": 0.98, "f1": 0.8, "documents": 0.84, "states_fact": 0.72, "facts": 0.82,
              "no_answer": 0.66, "fact_lead": 0.58},
-    "oss": {"intent": 0.95, "f1": 0.73, "documents": 0.88, "states_fact": 0.71, "facts": 0.89,
+    "oss": {"intent": 0.95, "f1": 0.73, "documents": 0.88, "states_fact": 0.68, "facts": 0.89,
             "no_answer": 0.52, "fact_lead": 0.8},
-    "festival": {"intent": 0.97, "f1": 0.78, "documents": 0.9, "states_fact": 0.78, "facts": 0.94,
+    "festival": {"intent": 0.97, "f1": 0.78, "documents": 0.87, "states_fact": 0.75, "facts": 0.94,
                  "no_answer": 0.42, "fact_lead": 0.89},
     "conference": {"intent": 0.97, "f1": 0.83, "documents": 0.87, "states_fact": 0.66,
                    "facts": 0.84, "no_answer": 0.58, "fact_lead": 0.78},
-    "workshops": {"intent": 0.98, "f1": 0.79, "documents": 0.9, "states_fact": 0.61, "facts": 0.78,
-                  "no_answer": 0.39, "fact_lead": 0.63},
+    "workshops": {"intent": 0.97, "f1": 0.79, "documents": 0.87, "states_fact": 0.61,
+                  "facts": 0.78, "no_answer": 0.39, "fact_lead": 0.63},
     "club": {"intent": 0.94, "f1": 0.72, "documents": 0.82, "states_fact": 0.58, "facts": 0.89,
              "no_answer": 0.52, "fact_lead": 0.79},
     "society": {"intent": 0.91, "f1": 0.79, "documents": 0.76, "states_fact": 0.38, "facts": 0.7,
