@@ -322,7 +322,7 @@ def about_proposal(proposal: Proposal, question: str, passages: Sequence[str] = 
     there is no question)."""
     details = [proposal.description, *passages]
     picked = best_sentences(question, details) if question else [proposal.description]
-    return f"#{proposal.id} “{proposal.title}”: " + " ".join(picked)
+    return _titled(proposal, picked)
 
 
 def proposal_detail(proposal: Proposal, question: str, extra: Sequence[str] = ()) -> str | None:
@@ -334,7 +334,12 @@ def proposal_detail(proposal: Proposal, question: str, extra: Sequence[str] = ()
         s for s in best_sentences(question, [proposal.description, *extra])
         if _content_forms(s) & beyond
     ]  # fmt: skip
-    return f"#{proposal.id} “{proposal.title}”: " + " ".join(picked) if picked else None
+    return _titled(proposal, picked) if picked else None
+
+
+def _titled(proposal: Proposal, sentences: Sequence[str]) -> str:
+    """A proposal's sentences quoted after its number and title: "#12 “Title”: ..." """
+    return f"#{proposal.id} “{proposal.title}”: " + " ".join(sentences)
 
 
 def options_line(proposal: Proposal, tr: Translator) -> str:
