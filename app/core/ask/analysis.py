@@ -98,18 +98,18 @@ DEADLINE_WORDS = re.compile(
 )
 PROPOSER_PATTERNS = [
     re.compile(r"\b(?:proposed|created|made|submitted|started|posted|put forward|raised|filed)"
-               r"\s+by\s+@?([A-Za-z][\w.]{1,31})", re.I),
-    re.compile(r"\bby\s+@([A-Za-z][\w.]{1,31})", re.I),
+               r"\s+by\s+@?([^\W\d_][\w.]{1,31})", re.I),
+    re.compile(r"\bby\s+@([^\W\d_][\w.]{1,31})", re.I),
     re.compile(r"\b(?:proposals?|polls?|ideas?|votes?|suggestions?|anything|everything|ones|"
                r"something)\s+(?:(?:that\s+)?(?:was|were)\s+)?(?:made\s+|created\s+|"
-               r"submitted\s+|started\s+|posted\s+)?(?:by|from)\s+@?([A-Za-z][\w.]{1,31})", re.I),
-    re.compile(r"\b(?:did|has|have)\s+@?([A-Za-z][\w.]{1,31})\s+"
+               r"submitted\s+|started\s+|posted\s+)?(?:by|from)\s+@?([^\W\d_][\w.]{1,31})", re.I),
+    re.compile(r"\b(?:did|has|have)\s+@?([^\W\d_][\w.]{1,31})\s+"
                r"(?:make|made|propose|proposed|create|created|submit|submitted|start|started|post)",
                re.I),
-    re.compile(r"@?\b([A-Za-z][\w.]{1,31})'s\s+(?:proposals?|polls?|ideas?)", re.I),
-    re.compile(r"\bfrom\s+@([A-Za-z][\w.]{1,31})", re.I),
+    re.compile(r"@?\b([^\W\d_][\w.]{1,31})'s\s+(?:proposals?|polls?|ideas?)", re.I),
+    re.compile(r"\bfrom\s+@([^\W\d_][\w.]{1,31})", re.I),
     # "@felix open proposals": a mention leading the proposals asked for (mentions.py)
-    re.compile(r"@([A-Za-z][\w.]{1,31}?)(?:'s)?\s+(?:[\w-]+\s+){0,2}(?:proposals?|polls?|ideas?)\b",
+    re.compile(r"@([^\W\d_][\w.]{1,31}?)(?:'s)?\s+(?:[\w-]+\s+){0,2}(?:proposals?|polls?|ideas?)\b",
                re.I),
 ]  # fmt: skip
 NOT_NAMES = {
@@ -156,7 +156,9 @@ STOP_WORDS = (
         and not word.startswith(("hour", "before"))
     }
 )
-WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'&+-]*")
+# a word in any alphabet ("Chloé", "Paekākāriki", "Müller"): letters and digits, joined
+# by an apostrophe, "&", "+" or a hyphen
+WORD = re.compile(r"[^\W_](?:[^\W_]|['&+-])*")
 
 
 def first_match(patterns: list[tuple[re.Pattern[str], object]], text: str) -> object | None:

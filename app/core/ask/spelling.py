@@ -63,14 +63,14 @@ BOT_WORDS = (
     "created opened multiple choice free form document documents policy policies rules "
     "guidelines facts graph"
 ).split()
-_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
+_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['-])*[^\W\d_]|[^\W\d_]")  # in any alphabet
 # What members type for a word on a phone: read as the word ("sauna hrs", "wifi pw").
 ABBREVIATIONS = {
     "hrs": "hours", "hr": "hour", "mins": "minutes", "pw": "password", "pwd": "password",
     "ppl": "people", "tmrw": "tomorrow", "tmr": "tomorrow", "wknd": "weekend",
     "bday": "birthday", "msg": "message", "mtg": "meeting", "thru": "through",
 }  # fmt: skip
-_LETTERS = re.compile(r"[a-z]{3,}")
+_LETTERS = re.compile(r"[^\W\d_]{3,}")
 
 
 @dataclass(frozen=True, slots=True)
