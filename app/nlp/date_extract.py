@@ -122,6 +122,7 @@ _EXTRACTORS = [
         rf"(?:in|during|over|since|before|after|until|till|by) (?:the )?{SEASON}(?![\w-])",
         r"(?:until|till|by|before|since|from) \d{1,2}\.\d{1,2}(?![.\d])",  # "until 20.11"
         rf"between (?:{_POINT}) and (?:{_POINT})",
+        rf"(?:{_START} )?(?:{_POINT}|{_HOLIDAY}),? (?:and )?onwards?",  # "from 2025 onwards"
         rf"{_START} (?:{_POINT}){_SEP}(?:{_POINT})",
         rf"(?:{_STRICT}){_SEP}(?:{_STRICT})",
         rf"(?:{_OPEN}) (?:{_POINT})",

@@ -262,12 +262,12 @@ def to_english(text: str, language: str) -> str:
 
 # --- chat shorthand --------------------------------------------------------------------
 
-# Words members abbreviate in chat, spelt out. "eod" is the end of today; "2day" is left
-# out on purpose: dateparser already reads it (as a date two days back), and a phrase the
-# readers already read keeps its reading.
+# Words members abbreviate in chat, spelt out. "eod" is the end of today. Shorthand with a
+# digit in it ("2day", "2moro", "b4") is spelt out before a phrase is read at all
+# (``spell_out_digits``): dateparser would count with its digit ("2day" as two days).
 _CHAT = {
     "tomorrow": "tmrw tmr tmw tmrow tmoro tmorrow tomoz 2moro 2morro 2morrow 2morow 2mrw 2mro",
-    "today": "tdy",
+    "today": "tdy 2day",
     "yesterday": "yday yest ystday ystrdy",
     "next": "nxt",
     "last": "lst",
@@ -298,10 +298,18 @@ CHAT_WORDS = {short: word for word, shorts in _CHAT.items() for short in shorts.
 # "so far this year", "year to date" are "earlier this year"; "from now on" is "since
 # now". Like the shorthand, they are tried only when the phrase as written reads nothing.
 _UNIT_S = r"(?= (?:minute|hour|day|week|month|year)s\b)"
+_NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 _PERIODS = ("week", "month", "year")
 _WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday weekend".split()
+_COUNTED = rf"(?:\d+|an?|{_NUMBER_WORDS}) (?:minute|hour|day|week|month|year)s?"
 SAID_OTHERWISE: list[tuple[str, str]] = [
     (r"(?:an? |one )?fortnight(?!ly|s)", "2 weeks"),
+    (r"((?:minute|hour|day|week|month|year)s?) back", r"\1 ago"),  # "two weeks back"
+    (rf"(?:newer|younger) than ({_COUNTED})(?: old)?", r"less than \1 old"),
+    (r"((?:last|past|next) \d+) ?h", r"\1 hours"),  # "last 24h"
+    (r"(\d+) ?h ago", r"\1 hours ago"),
+    (r"tonight|this (?:morning|afternoon|evening)", "today"),  # a part of a day: that day
+    (r"last night", "yesterday"),
     (rf"(?:a )?couple(?: of)?{_UNIT_S}", "2"),
     (rf"(?:a )?few{_UNIT_S}", "3"),
     (r"(?:the )?day before yesterday", "2 days ago"),
@@ -315,16 +323,44 @@ SAID_OTHERWISE: list[tuple[str, str]] = [
     *((rf"so far this {p}|this {p} so far|{p}[- ]to[- ]date", f"earlier this {p}")
       for p in _PERIODS),
 ]  # fmt: skip
-_RULES = [("chat", rf"(?<![\w'-])(?:{'|'.join(CHAT_WORDS)})(?![\w'-])")] + [
-    (f"said{i}", rf"\b(?:{pattern})\b") for i, (pattern, _) in enumerate(SAID_OTHERWISE)
-]
+_RE_CHAT_WORD = re.compile(rf"(?<![\w'-])(?:{'|'.join(CHAT_WORDS)})(?![\w'-])", re.I)
+
+
+def _or_shorthand(pattern: str) -> str:
+    """``pattern`` with each word that has shorthand also matching it: "day after
+    tomorrow" matches "day after tmrw" too."""
+    for word in sorted({w for w in CHAT_WORDS.values() if " " not in w}, key=len, reverse=True):
+        shorts = [re.escape(s) for s, spelt in CHAT_WORDS.items() if spelt == word]
+        pattern = re.sub(rf"(?<![a-z]){word}(?![a-z])", f"(?:{word}|{'|'.join(shorts)})", pattern)
+    return pattern
+
+
+# A phrase said otherwise is tried before the shorthand in it, at the same place, so
+# "2 wks back" is "2 weeks ago", not "2 weeks back".
+_SAID = [re.compile(rf"\b(?:{_or_shorthand(p)})\b", re.I) for p, _ in SAID_OTHERWISE]
+_RULES = [(f"said{i}", said.pattern) for i, said in enumerate(_SAID)]
+_RULES += [("chat", _RE_CHAT_WORD.pattern)]
 _RE_CHAT = re.compile("|".join(f"(?P<{name}>{pattern})" for name, pattern in _RULES), re.I)
+
+
+def _chat_word(found: re.Match[str]) -> str:
+    return CHAT_WORDS[found.group(0).lower()]
 
 
 def _spelt(found: re.Match[str]) -> str:
     if found.lastgroup == "chat":
-        return CHAT_WORDS[found.group(0).lower()]
-    return SAID_OTHERWISE[int((found.lastgroup or "said0")[4:])][1]
+        return _chat_word(found)
+    i = int((found.lastgroup or "said0")[4:])
+    said = _SAID[i].match(found.string, found.start())
+    written = said.expand(SAID_OTHERWISE[i][1]) if said else SAID_OTHERWISE[i][1]
+    return _RE_CHAT_WORD.sub(_chat_word, written)  # "2 wks back": "2 weeks ago"
+
+
+def spell_out_digits(text: str) -> str:
+    """``text`` with the shorthand that has a digit in it spelt out ("2day", "b4")."""
+    return _RE_CHAT_WORD.sub(
+        lambda m: _chat_word(m) if any(c.isdigit() for c in m.group(0)) else m.group(0), text
+    )
 
 
 @dataclass(frozen=True)

@@ -153,7 +153,7 @@ def before_dateparser(
     if m := _RE_NTH.fullmatch(text):
         return _nth_of(m, ctx, read)
     if m := _RE_DOTTED.fullmatch(text):  # day first, as everywhere dots are written
-        return read(f"{m['year']}-{m['mon']}-{m['day']}", ctx, after)
+        return read(f"{w.full_year(m['year'])}-{m['mon']}-{m['day']}", ctx, after)
     return None
 
 

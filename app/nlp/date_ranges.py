@@ -33,7 +33,7 @@ import dateparser
 from app.domain.messages import N_, Text, Weekday
 from app.nlp import date_parts as parts
 from app.nlp import date_words as w
-from app.nlp.date_lexicon import CHAT_WORDS, spell_out
+from app.nlp.date_lexicon import CHAT_WORDS, spell_out, spell_out_digits
 from app.nlp.date_periods import (
     DIRECTIONS,
     ONE_DAY,
@@ -51,7 +51,19 @@ from app.nlp.date_periods import (
     with_direction,
 )
 from app.nlp.date_typos import mend
-from app.nlp.date_words import DAY_ALONE, DAYNUM, MON, NUM, SIGN, UNITS, WD, WD_FULL, YEAR
+from app.nlp.date_words import (
+    CLOCK,
+    DAY_ALONE,
+    DAY_PART,
+    DAYNUM,
+    MON,
+    NUM,
+    SIGN,
+    UNITS,
+    WD,
+    WD_FULL,
+    YEAR,
+)
 
 __all__ = ["DIRECTIONS", "AmbiguousDateError", "DateRange", "Direction"]
 __all__ += ["parse_date_range", "read_date_range"]
@@ -100,6 +112,13 @@ _RE_DATE = [
     re.compile(rf"(?P<wd>{WD}) (?P<day>\d{{1,2}})"),
 ]
 
+# A day with a time of day, before or after it: "friday 5pm", "tmrw at 18:00", "yesterday
+# evening", "5pm on friday". The day is read whole: a range is made of days.
+_AT = r"(?:,? (?:at|@|by|around|from) ?|,? )"
+_RE_DAY_AT = re.compile(
+    rf"(?P<day>.+?){_AT}(?:{CLOCK}|{DAY_PART})|(?:{CLOCK}|{DAY_PART}),? (?:on )?(?P<day2>.+)"
+)
+
 
 def _weekday(m: re.Match[str], ctx: Ctx, after: date | None) -> Span | None:
     wd, q, today = w.weekday_index(m["wd"]), m["q"], ctx.today
@@ -144,7 +163,7 @@ def _date(m: re.Match[str], ctx: Ctx, after: date | None, q: str | None = None) 
     day, today = w.day_number(m["day"]), ctx.today
     wd = w.weekday_index(m["wd"]) if groups.get("wd") else None
     if groups.get("year"):
-        year = int(m["year"]) + (2000 if len(m["year"]) == 2 else 0)
+        year = w.full_year(m["year"])
         month = w.month_number(m["mon"])
         if groups["mon"].isdigit() and month > 12 >= day:  # "25/12/2026" is day first
             month, day = day, month
@@ -222,7 +241,11 @@ def _first_forms(said: str, ctx: Ctx, after: date | None) -> Span | DateRange | 
         if not isinstance(whole, tuple):
             return None
         # "the end of the month" is its last day, as a deadline set that way ends on it
-        return (whole[1] - ONE_DAY, whole[1]) if edge == "end" else period_edge(whole, edge)
+        if edge == "end":
+            return whole[1] - ONE_DAY, whole[1]
+        if edge in ("beginning", "start") and whole[1] - whole[0] > 31 * ONE_DAY:
+            return whole[0], whole[0] + 7 * ONE_DAY  # of a year as of a month: 7 days
+        return period_edge(whole, edge)
     if m := _RE_PART.fullmatch(text):
         whole = _span_of(m["x"], ctx, after)
         edge = {"early": "beginning", "mid": "middle", "late": "end"}[m["part"]]
@@ -235,6 +258,10 @@ def _first_forms(said: str, ctx: Ctx, after: date | None) -> Span | DateRange | 
         return date(int(text), 1, 1), date(int(text) + 1, 1, 1)
     if m := next((found for r in _RE_DATE if (found := r.fullmatch(text))), None):
         return _date(m, ctx, after)
+    if m := _RE_DAY_AT.fullmatch(text):  # before dateparser, which reads some, not all
+        one = _span_of(m["day"] or m["day2"], ctx, after)
+        if isinstance(one, tuple) and one[1] - one[0] == ONE_DAY:
+            return one
     if (misread := parts.before_dateparser(text, ctx, after, _span_of)) is not None:
         return misread
     return _dateparser(said, text, ctx, after)
@@ -248,6 +275,10 @@ _RE_AFTER_NEXT = re.compile(
 )
 _RE_PLURAL_WD = re.compile(rf"(?P<wd>{WD_FULL})s")
 _RE_QUALIFIED = re.compile(r"(?P<q>this|next|last|previous|coming) (?P<x>.+)")
+# "october of last year", "may of next year": the month in that year
+_RE_MONTH_OF = re.compile(
+    rf"(?P<mon>{MON}),? (?:of |in )?(?P<x>(?:the )?(?:last|this|next|previous|following) year)"
+)
 _SAME_AS = [  # "the following Tuesday" is "next Tuesday"; "this coming Friday", "coming Friday"
     (re.compile(r"^(?:the )?following "), "next "),
     (re.compile(r"^this coming "), "coming "),
@@ -279,6 +310,10 @@ def _later_forms(said: str, ctx: Ctx, after: date | None) -> Span | DateRange | 
         found = next((d for r in _RE_DATE if (d := r.fullmatch(m["x"]))), None)
         if found is not None and not found.groupdict().get("year"):
             return _date(found, ctx, after, m["q"])
+    if m := _RE_MONTH_OF.fullmatch(text):
+        year = _span_of(m["x"], ctx, None)
+        if isinstance(year, tuple):
+            return month_span(year[0].year, w.month_number(m["mon"]))
     return parts.later_forms(text, ctx, after, _span_of)
 
 
@@ -319,6 +354,8 @@ _RE_BETWEEN = re.compile(r"between (?P<a>.+?) and (?P<b>.+)")
 _RE_FROM_TO = re.compile(rf"{_START_KW} (?P<a>.+?){_SEP}(?P<b>.+)")
 _RE_SPAN = re.compile(rf"(?P<a>.+?){_SEP}(?P<b>.+)")
 _RE_OPEN = re.compile(rf"(?P<kw>{_OPEN_KW}) (?P<x>.+)")
+# "from 2025 onwards", "the 1st of dec onward": open from that day on
+_RE_ONWARDS = re.compile(rf"(?:(?P<kw>{_START_KW}) )?(?P<x>.+?),? (?:and )?onwards?")
 # "2024-2025", "11/1-11/15": two numeric dates joined by a bare dash
 _NUMERIC = r"(?:(?:19|20)\d\d|\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?)"
 _RE_NUMERIC_SPAN = re.compile(rf"(?P<a>{_NUMERIC})-(?P<b>{_NUMERIC})")
@@ -327,8 +364,22 @@ _OPEN_END = ("until", "till", "til", "up to", "up until", "through", "thru", "by
              "on or before")  # fmt: skip
 
 
+_RE_SLASHED = re.compile(r"(?P<a>\d{1,2})/(?P<b>\d{1,2})(?P<y>/\d{2}(?:\d\d)?)?")
+
+
+def _same_order(a: str, b: str) -> tuple[str, str]:
+    """Both ends of a span of slashed dates in one order: month first, unless one end
+    cannot be ("15/11"); then both are day first ("1/11 to 15/11" is in November)."""
+    ends = [_RE_SLASHED.fullmatch(x) for x in (a, b)]
+    if not all(ends) or not any(int(m["a"]) > 12 >= int(m["b"]) for m in ends if m):
+        return a, b
+    a, b = (f"{m['b']}/{m['a']}{m['y'] or ''}" for m in ends if m)
+    return a, b
+
+
 def _span(a: str, b: str, ctx: Ctx) -> DateRange | None:
     """Both ends inclusive: "May 1 to May 10" ends at May 11 00:00."""
+    a, b = _same_order(a, b)
     year = re.search(YEAR, b)
     if year and not re.search(YEAR, a) and re.search(rf"(?<!\w){MON}(?!\w)", a):
         a = f"{a} {year[0]}"  # "between May 1 and May 10, 2025": the year covers both
@@ -355,7 +406,18 @@ def _open(kw: str, x: str, ctx: Ctx) -> DateRange | None:
     return DateRange(found.end if kw in ("after", "later than") else found.start, None)
 
 
+def _onwards(kw: str | None, x: str, ctx: Ctx) -> DateRange | None:
+    """ "from X onwards" starts where X starts, even when X is a whole year; "since"
+    looks back as it does alone."""
+    if kw in ("since", "between"):
+        return _open("since", x, ctx) if kw == "since" else None
+    found = _point(x, ctx)
+    return DateRange(found.start, None) if found and found.start else None
+
+
 def _read(text: str, ctx: Ctx) -> DateRange | None:
+    if m := _RE_ONWARDS.fullmatch(text):
+        return _onwards(m["kw"], m["x"], ctx)
     for pattern in _RE_DAY_SPANS:
         if m := pattern.fullmatch(text):
             y = m["y"] or ""
@@ -389,6 +451,7 @@ def read_date_range(
     if not text:
         return None
     ctx = Ctx(now, zone, now.astimezone(zone).date(), direction)
+    text = spell_out_digits(text)  # "2day" is today, never two days
     try:
         found = _read(text, ctx)
         if found is None:  # spelt out, then mended, only when the phrase reads nothing
@@ -417,7 +480,8 @@ def parse_date_range(
       is "past" ("created within 3 days"). "last/this/next week|weekend|month|year" with
       no number and no "the" are calendar periods (weeks start on Monday).
     - "end of X" is X's last day (a week's: its Sunday; a year's: December 31st), as a
-      deadline given that way falls on it; "beginning of X" is its first 7 days;
+      deadline given that way falls on it; "beginning of X" is its first 7 days (of a
+      year or a quarter too);
       "early/mid/late May" its first 7 days, its middle, its last 7.
     - "in 2 weeks", "3 days ago", "2 weeks from now": that day; "between now and X",
       "from now until X": from this instant to the end of X; "until now".
@@ -425,7 +489,11 @@ def parse_date_range(
       "this coming Friday", "the following Tuesday" are the next one after today, "the
       Friday after next" the one after that, "the week after next" two weeks on.
     - "tuesdays", "on Fridays": the next one (today counts); "the weekend": this week's.
-    - chat shorthand: "tmrw", "2moro", "nxt wk", "eow", "eom", "eoy", "eod".
+    - chat shorthand: "tmrw", "2moro", "2day", "nxt wk", "eow", "eom", "eoy", "eod", also
+      inside a phrase said otherwise ("day after tmrw").
+    - "from X onwards": from X's start on, even for a whole year; a time of day after a
+      day ("friday 5pm", "yesterday evening"): that whole day.
+    - slashed dates month first unless one end of the span cannot be ("1/11 to 15/11").
     - a year-less date, month or bare weekday: the occurrence ``direction`` means;
       "last Friday" is strictly before today, "next Friday" strictly after.
     - "recently" (and "recent": "any recent proposals?") is the past 7 days.

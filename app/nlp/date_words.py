@@ -49,6 +49,9 @@ DAYNUM = rf"(?:\d{{1,2}}(?:st|nd|rd|th)?|{ORD_WORD})\b"
 DAY_ALONE = rf"(?:\d{{1,2}}(?:st|nd|rd|th)|{ORD_WORD})\b"
 YEAR = r"(?:19|20)\d\d\b"
 NUM = rf"(?:\d+|{WORDS.replace(' ', '|')})"
+# A time of day ("5pm", "17:00", "18h30", "noon") or a part of one ("in the evening")
+CLOCK = r"(?:\d{1,2}(?::\d\d)? ?[ap]\.?m\.?|\d{1,2}(?::|h)\d\d|\d{1,2}h|noon|midday|midnight)"
+DAY_PART = r"(?:(?:in the )?(?:morning|afternoon|evening)|night)"
 # The units a relative period counts in ("the past 3 weeks", "next quarter")
 UNITS = "minute|hour|day|weekend|week|month|quarter|year"
 # The parts of a year that have names: quarters ("q3", "the third quarter"), halves
@@ -62,7 +65,8 @@ SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
 HOLIDAYS = {
     "christmas eve": (12, 24), "xmas eve": (12, 24), "christmas": (12, 25), "xmas": (12, 25),
     "boxing day": (12, 26), "new year's eve": (12, 31), "new years eve": (12, 31),
-    "nye": (12, 31), "new year's day": (1, 1), "new years day": (1, 1), "halloween": (10, 31),
+    "nye": (12, 31), "new year's day": (1, 1), "new years day": (1, 1), "new year's": (1, 1),
+    "new years": (1, 1), "new year": (1, 1), "halloween": (10, 31),
     "valentine's day": (2, 14), "valentines day": (2, 14), "valentine's": (2, 14),
 }  # fmt: skip
 HOLIDAY = "|".join(
@@ -120,6 +124,16 @@ def local_midnight(day: date, zone: ZoneInfo) -> datetime:
     return datetime.combine(day, time(), zone).astimezone(UTC)
 
 
+# A year written with two digits after an apostrophe ("Nov '26", "summer '25") is 20xx.
+_RE_SHORT_YEAR = re.compile(r"(?<![\w'])'(\d\d)\b")
+
+
 def normalize(text: str) -> str:
     said = text.lower().replace("—", "-").replace("–", "-").replace("’", "'")
+    said = _RE_SHORT_YEAR.sub(r"20\1", said)
     return " ".join(said.split()).strip(" ?!,;.")
+
+
+def full_year(digits: str) -> int:
+    """A year as written: two digits are this century's ("26" is 2026)."""
+    return int(digits) + (2000 if len(digits) == 2 else 0)

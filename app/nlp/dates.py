@@ -35,7 +35,11 @@ _RE_WEEKDAY_DEADLINE = [
     re.compile(rf"(?P<t>.+?),? (?:on )?(?:(?P<q>next|this|coming) )?(?P<wd>{WD})"),
 ]
 _RE_WEEKEND = re.compile(r"\bweekend\b")
-_HAS_TIME = re.compile(r"\d[:.h]\d|\d ?[ap]\.?m\b|\b(?:noon|midday|midnight|eod)\b|\bat \d")
+# "17.30" is a time, "1.12.2026" a date (day first): a time has one dot between digits
+_HAS_TIME = re.compile(
+    r"\d[:h]\d|(?<![\d.])\d{1,2}\.\d\d(?![\d.])|\d ?[ap]\.?m\b"
+    r"|\b(?:noon|midday|midnight|eod)\b|\bat \d"
+)
 
 
 def _parse_time(text: str) -> time | None:

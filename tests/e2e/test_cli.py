@@ -111,6 +111,33 @@ def test_parse_date_json_and_batch(env: Path, capsys: pytest.CaptureFixture[str]
     assert "not an IANA time zone" in capsys.readouterr().err
 
 
+def test_parse_date_reads_the_forms_a_probe_found(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One of each class the parse-date probe found misread, through the command line."""
+    batch = env / "phrases.txt"
+    batch.write_text(
+        "01.12.26\nNov '26\n2day\nday after tmrw\nfrom 2025 onwards\nsince new year\n"
+        "two weeks back\nlast 24h\nfriday 5pm\nstart of next year\nfrom 1/11 to 15/11\n"
+    )
+    now, tz = "2026-11-25T10:00:00Z", "Europe/Berlin"
+    assert main(["parse-date", "--batch", str(batch), "--now", now, "--tz", tz, "--json"]) == 0
+    got = [(x["start"], x["end"]) for x in map(json.loads, capsys.readouterr().out.splitlines())]
+    assert got == [
+        ("2026-11-30T23:00:00+00:00", "2026-12-01T23:00:00+00:00"),
+        ("2026-10-31T23:00:00+00:00", "2026-11-30T23:00:00+00:00"),
+        ("2026-11-24T23:00:00+00:00", "2026-11-25T23:00:00+00:00"),
+        ("2026-11-26T23:00:00+00:00", "2026-11-27T23:00:00+00:00"),
+        ("2024-12-31T23:00:00+00:00", None),
+        ("2025-12-31T23:00:00+00:00", None),
+        ("2026-11-10T23:00:00+00:00", "2026-11-11T23:00:00+00:00"),
+        ("2026-11-24T10:00:00+00:00", "2026-11-25T10:00:00+00:00"),
+        ("2026-11-26T23:00:00+00:00", "2026-11-27T23:00:00+00:00"),  # the whole Friday
+        ("2026-12-31T23:00:00+00:00", "2027-01-07T23:00:00+00:00"),
+        ("2026-10-31T23:00:00+00:00", "2026-11-15T23:00:00+00:00"),
+    ]
+
+
 @pytest.mark.parametrize(
     ("flags", "start"),
     [

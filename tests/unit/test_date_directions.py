@@ -111,7 +111,7 @@ BERLIN_ROWS = [
     ("end of last month", N, (2026, 9, 30), (2026, 10, 1)),
     ("end of the week", N, (2026, 10, 25), (2026, 10, 26)),  # Sunday, 25 hours
     ("end of the year", N, (2026, 12, 31), (2027, 1, 1)),
-    ("beginning of the year", N, (2026, 1, 1), (2026, 2, 1)),
+    ("beginning of the year", N, (2026, 1, 1), (2026, 1, 8)),  # as a month's: 7 days
     ("early November", N, (2026, 11, 1), (2026, 11, 8)),
     ("late Sept", P, (2026, 9, 24), (2026, 10, 1)),
     ("mid-December", F, (2026, 12, 8), (2026, 12, 25)),

@@ -7,8 +7,12 @@ three directions. Two readings changed on purpose, and the file holds the new on
 end of" a week, a month or a year, now its last day (README, "Asking questions"; 19
 phrases), and "within 2 weeks", "within 3 days", "within a week", now the window from
 now (back from now when the question looks back) where they read as one day two weeks
-off. A new form may give a range to a phrase that had none, never a different range to
-one that had one.
+off. Three more changed on purpose later: "beginning of the year" is its first seven
+days, as "beginning of the month" is (the edges of every period follow one rule); "2day"
+is today, no longer two days off (chat shorthand with a digit is spelt out first); and
+"December 1st at 6pm" is the day "December 1st" is (a time of day after a day reads as
+that day), no longer a year back when the nearest is next week. A new form may give a
+range to a phrase that had none, never a different range to one that had one.
 """
 
 from __future__ import annotations

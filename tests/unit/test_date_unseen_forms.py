@@ -63,7 +63,8 @@ YEAR_PARTS = [
     ("next quarter", D(2027, 1, 1), D(2027, 4, 1)),
     ("end of q3", D(2026, 9, 30), D(2026, 10, 1)),  # the last day, as "end of the month"
     ("end of last quarter", D(2026, 9, 30), D(2026, 10, 1)),
-    ("start of q4", D(2026, 10, 1), D(2026, 11, 1)),  # its first month
+    ("start of q4", D(2026, 10, 1), D(2026, 10, 8)),  # its first 7 days, as a month's
+    ("early q4", D(2026, 10, 1), D(2026, 11, 1)),  # its first month
     ("late q3", D(2026, 9, 1), D(2026, 10, 1)),
     ("H1 2026", D(2026, 1, 1), D(2026, 7, 1)),
     ("h2", D(2026, 7, 1), D(2027, 1, 1)),
