@@ -48,12 +48,20 @@ def emit(payload: Any) -> None:
 
 
 def read_batch(path: str) -> list[str]:
-    """The non-blank lines of ``path``, stripped."""
+    """The lines of ``path`` (UTF-8), stripped, blank ones kept: answer N is line N.
+
+    Lines end only at a newline (with or without a carriage return): ``splitlines``
+    would also split at a form feed or a line separator inside a line."""
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        text = Path(path).read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise CliError(f"cannot read {path}: {exc.strerror}") from exc
-    return [line.strip() for line in lines if line.strip()]
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{path} is not UTF-8 text (byte {exc.start} is invalid)") from exc
+    lines = text.split("\n")
+    if lines and lines[-1] == "":  # the newline that ends the last line
+        lines.pop()
+    return [line.strip() for line in lines]
 
 
 async def with_container(

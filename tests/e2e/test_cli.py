@@ -111,6 +111,33 @@ def test_parse_date_json_and_batch(env: Path, capsys: pytest.CaptureFixture[str]
     assert "not an IANA time zone" in capsys.readouterr().err
 
 
+def test_parse_date_batch_answers_line_n_on_line_n(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Blank lines are answered too (no date), so output line N answers input line N;
+    a line ends at a newline only, a Windows one included."""
+    batch = env / "phrases.txt"
+    batch.write_bytes(b"yesterday\n\n   \r\nbanana\r\nlast\x0cweek\n")
+    now = "2026-11-22T10:00:00Z"
+    assert main(["parse-date", "--batch", str(batch), "--now", now, "--json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [x["phrase"] for x in lines] == ["yesterday", "", "", "banana", "last\x0cweek"]
+    assert lines[1] == lines[2] == {"phrase": "", "start": None, "end": None}
+    assert lines[0]["start"] == "2026-11-21T00:00:00+00:00"
+    assert lines[4]["start"] == "2026-11-09T00:00:00+00:00"
+
+
+def test_parse_date_batch_that_is_not_utf8_is_one_line_of_error(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    batch = env / "phrases.txt"
+    batch.write_bytes(b"\xff\xfel\x00a\x00s\x00t\x00\n")
+    assert main(["parse-date", "--batch", str(batch), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"coordbot: {batch} is not UTF-8 text (byte 0 is invalid)\n"
+
+
 def test_parse_date_reads_the_forms_a_probe_found(
     env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

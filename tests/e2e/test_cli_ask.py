@@ -87,7 +87,8 @@ def test_batch_answers_every_line_and_reports_bad_ones(
         + "\nwhat did I propose?\n"
     )
     assert main(["ask", "--batch", str(batch), "--now", NOW, "--user", "1001", "--json"]) == 0
-    docs, facts, too_long, mine = json_lines(capsys)
+    docs, blank, facts, too_long, mine = json_lines(capsys)  # answer N is line N
+    assert blank["question"] == "" and blank["error_type"] == "ValidationError"
     assert docs["intent"] == "query_general_docs" and docs["documents"][0]["similarity"] > 0.3
     assert docs["answer"].startswith("According to “Parking policy”: Members may park")
     assert facts["intent"] == "query_facts"
@@ -102,6 +103,17 @@ def test_batch_answers_every_line_and_reports_bad_ones(
     assert too_long["error"] is True and too_long["error_type"] == "ValidationError"
     assert mine["proposals"] == [3, 1] or mine["proposals"] == [1, 3]
     assert "Secret idea text" not in json.dumps([docs, facts, mine])
+
+
+def test_batch_that_is_not_utf8_is_one_line_of_error(
+    seeded: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    batch = seeded / "questions.txt"
+    batch.write_bytes(b"what did we decide in caf\xe9?\n")
+    assert main(["ask", "--batch", str(batch), "--now", NOW, "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"coordbot: {batch} is not UTF-8 text (byte 25 is invalid)\n"
 
 
 def test_plain_output_is_the_bot_answer_text(
