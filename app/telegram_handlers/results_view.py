@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.core.closing.themes import fold_small_themes
 from app.domain.models import Proposal, ProposalResults, ProposalStatus, ProposalType
 from app.i18n import Translator
 from app.telegram_handlers.formatting import h
@@ -43,9 +44,8 @@ def render_tally(proposal: Proposal, tr: Translator) -> str:
     lines = [
         tr.ngettext("{n} idea submitted. Main themes:", "{n} ideas submitted. Main themes:", count)
     ]
-    lines += [f"• {h(t['theme'])} ({t['count']})" for t in raw.get("themes", [])] or [
-        tr("• (no common themes)")
-    ]
+    themes = fold_small_themes(raw.get("themes", []))  # results stored before the rule
+    lines += [f"• {h(t['theme'])} ({t['count']})" for t in themes] or [tr("• (no common themes)")]
     return "\n".join(lines)
 
 

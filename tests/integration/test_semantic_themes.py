@@ -86,8 +86,10 @@ async def test_themes_are_named_by_their_terms_and_independent_of_order(
     themes = await summarizer.summarize(texts)
 
     assert sum(t["count"] for t in themes) == len(texts)
-    assert [t["count"] for t in themes[:3]] == [4, 4, 2]
-    names = [t["theme"] for t in themes[:3]]
+    # The two greenery ideas group by meaning but share no word to name them by.
+    assert [t["count"] for t in themes] == [4, 4, 6]
+    assert themes[2]["theme"] == "other ideas"
+    names = [t["theme"] for t in themes[:2]]
     assert any("coffee" in n or "espresso" in n for n in names)
     assert any("table" in n or "tennis" in n or "ping" in n for n in names)
     rng = random.Random(3)

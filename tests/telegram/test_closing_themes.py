@@ -7,6 +7,8 @@ grouping is the real embedding model.
 from __future__ import annotations
 
 import json
+import logging
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -63,12 +65,11 @@ async def test_the_model_writes_the_themes_and_the_bot_counts_them(
 
     text = announcement(bot)
     assert "4 ideas submitted" in text
-    assert "• More greenery (2)\n• Coffee (1)\n• other ideas (1)" in text
+    assert "• More greenery (2)\n• other ideas (2)" in text  # "Coffee" was one idea's
     proposal = await bot.services.proposals.get(pid)
     assert proposal.raw_results["themes"] == [
         {"theme": "More greenery", "count": 2},
-        {"theme": "Coffee", "count": 1},
-        {"theme": "other ideas", "count": 1},
+        {"theme": "other ideas", "count": 2},
     ]
     assert checked_out == [0]  # no transaction (no connection) held across the model call
     [request] = fake_openai.chat_requests
@@ -105,7 +106,8 @@ async def test_model_failures_fall_back_to_grouping_by_meaning(
     await bot.run_jobs("sweep")
 
     text = announcement(bot)
-    assert "3 ideas submitted" in text and "• plants (2)\n" in text and "coffee" in text
+    assert "3 ideas submitted" in text and "• plants (2)\n• other ideas (1)" in text
+    assert "coffee" not in text.lower()  # one idea's word
     assert fake_openai.chat_calls == 1
     assert bot.services.llm.fallbacks == {"themes": 1}
     assert await bot.services.outbox.pending() == 0
@@ -120,7 +122,7 @@ async def test_early_close_uses_the_model_too(bot: BotHarness, fake_openai: Fake
     assert "is closed" in replies[-1]
     await bot.run_jobs("deliver")
 
-    assert "• More greenery (2)\n• Coffee (1)\n• other ideas (1)" in announcement(bot)
+    assert "• More greenery (2)\n• other ideas (2)" in announcement(bot)
 
 
 class LateIdea:
@@ -149,3 +151,80 @@ async def test_an_idea_arriving_during_an_early_close_is_counted(bot: BotHarness
     assert raw["total_submissions"] == 4
     assert {"theme": "stale", "count": 3} not in raw["themes"]  # summarised again, by keywords
     assert sum(t["count"] for t in raw["themes"]) == 4
+
+
+# Each idea's own words; none is used by a second idea of its proposal.
+LONE_IDEAS = ["Rātā", "Pōhutukawa", "The Snug"]
+LONE_WORDS = ["rātā", "pōhutukawa", "snug", "ana", "underpaid", "compared", "cy"]
+
+
+def results_seen(bot: BotHarness, pid: int) -> str:
+    """Everything the bot sent about the results of ``pid``: the channel announcement
+    and the proposer's DM (the chart goes with multiple choice only)."""
+    return "\n".join(
+        str(c.params.get("text", ""))
+        for c in bot.request.calls_to("sendMessage")
+        if not c.failed and f"#{pid}" in str(c.params.get("text", ""))
+    )
+
+
+def words_of(text: str) -> set[str]:
+    return set(re.findall(r"[^\W_]+", text.lower()))
+
+
+async def test_a_single_ideas_words_never_reach_the_results(
+    bot: BotHarness, caplog: pytest.LogCaptureFixture
+) -> None:
+    names = await free_form_with_ideas(bot, LONE_IDEAS)
+    pay = await create_via_bot(bot, "Pay; Pay review ideas; FREEFORM")
+    await bot.send(f"/submit {pay} I think Ana is underpaid compared to Cy", user_id=2101)
+    caplog.clear()
+    caplog.set_level(logging.DEBUG)
+    bot.clock.advance(timedelta(days=3))
+    await bot.run_jobs("sweep")
+
+    for pid, count in ((names, 3), (pay, 1)):
+        seen = results_seen(bot, pid)
+        assert "Results" in seen and "has closed" in seen  # the channel and the proposer
+        [tally] = await bot.send(f"/view_results {pid}", user_id=2001)
+        seen += "\n" + tally.split("All ideas")[0]  # the list of ideas is not a theme
+        assert f"• other ideas ({count})" in seen
+        assert not words_of(seen) & set(LONE_WORDS), seen
+        raw = (await bot.services.proposals.get(pid)).raw_results
+        assert raw["themes"] == [{"theme": "other ideas", "count": count}]
+    logged = caplog.text.lower()
+    assert not any(word in words_of(logged) for word in LONE_WORDS), logged
+
+
+async def test_a_theme_two_ideas_share_is_shown_and_named_by_their_shared_words(
+    bot: BotHarness,
+) -> None:
+    ideas = ["More plants please", "Green plants everywhere", "The Snug"]
+    pid = await free_form_with_ideas(bot, ideas)
+    bot.clock.advance(timedelta(days=3))
+    await bot.run_jobs("sweep")
+
+    text = announcement(bot)
+    assert "3 ideas submitted" in text
+    assert "• plants (2)\n• other ideas (1)" in text
+    assert not words_of(text) & {"snug", "green", "everywhere"}  # each one idea's word
+    [tally] = await bot.send(f"/view_results {pid}", user_id=2002)
+    assert "• plants (2)\n• other ideas (1)" in tally
+
+
+async def test_a_models_theme_of_one_ideas_words_is_not_shown(
+    bot: BotHarness, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.content = json.dumps({"themes": [
+        {"name": "Rātā and Pōhutukawa", "members": [1, 2]},  # two ideas, each one's word
+        {"name": "The Snug", "members": [3]},  # one idea
+    ]})  # fmt: skip
+    use_model(bot, fake_openai)
+    await free_form_with_ideas(bot, LONE_IDEAS)
+    bot.clock.advance(timedelta(days=3))
+    await bot.run_jobs("sweep")
+
+    text = announcement(bot)
+    assert "• other ideas (3)" in text
+    assert not words_of(text) & set(LONE_WORDS)
+    assert bot.services.llm.fallbacks == {}  # the model answered; its themes were refused

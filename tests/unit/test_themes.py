@@ -41,10 +41,25 @@ def test_empty_input() -> None:
     assert summarize_themes([]) == []
 
 
-def test_a_single_text() -> None:
-    assert summarize_themes(["Table tennis in the lobby"]) == [
-        {"theme": "lobby, table, tennis", "count": 1}
-    ]
+def test_a_single_text_is_only_counted() -> None:
+    assert summarize_themes(["Table tennis in the lobby"]) == [{"theme": "other ideas", "count": 1}]
+
+
+def test_no_theme_holds_one_idea_or_names_one_ideas_words() -> None:
+    themes = summarize_themes(["Rātā", "Pōhutukawa", "The Snug"])
+    assert themes == [{"theme": "other ideas", "count": 3}]
+
+    texts = ["Plants on the balcony", "Plants by the windows", "I think Ana is underpaid"]
+    themes = summarize_themes(texts)
+    assert themes == [{"theme": "plants", "count": 2}, {"theme": "other ideas", "count": 1}]
+
+
+def test_words_of_one_idea_stay_out_of_a_shared_themes_name() -> None:
+    # All three share "tennis"; "lobby" and "reception" are each one idea's word.
+    texts = ["Table tennis in the lobby", "Tennis table at reception", "tennis lessons"]
+    themes = summarize_themes(texts)
+
+    assert themes == [{"theme": "tennis, table", "count": 3}]
 
 
 def test_shuffled_input_gives_the_same_counts() -> None:

@@ -89,13 +89,32 @@ def test_submissions_are_numbered_and_fenced() -> None:
 
 
 def test_counts_come_from_members_and_the_rest_is_other_ideas() -> None:
+    texts = ["More plants", "Plants on desks", "plants!", "Coffee", "Better coffee",
+             "Standing desks", "Paint the fence", "Fix the roof"]  # fmt: skip
     groups = [ThemeGroup("Plants", (0, 1, 2)), ThemeGroup("Coffee", (3, 4)),
               ThemeGroup("Desks", (5,)), ThemeGroup("Again", (0, 9))]  # fmt: skip
 
-    assert count_themes(groups, 8, max_themes=2) == [
+    assert count_themes(texts, groups, max_themes=2) == [
         {"theme": "Plants", "count": 3},
         {"theme": "Coffee", "count": 2},
-        {"theme": "other ideas", "count": 3},  # Desks, and ideas 6 and 7 in no theme
+        {"theme": "other ideas", "count": 3},  # Desks (one idea), and ideas 6 and 7
+    ]
+
+
+def test_a_models_name_never_repeats_one_ideas_words() -> None:
+    texts = ["I think Ana is underpaid compared to Cy", "Rātā", "The Snug",
+             "Plants in the lobby", "Plants near reception", "Coffee", "More coffee"]  # fmt: skip
+    groups = [ThemeGroup("Ana underpaid", (0, 1)),  # two ideas, one idea's words, none shared
+              ThemeGroup("Plants in the lobby", (3, 4)),  # "lobby" is one idea's word
+              ThemeGroup("Pay for Cy", (0, 2)),  # "Cy": two letters, still one idea's
+              ThemeGroup("Hot drinks", (5, 6))]  # no idea's words at all  # fmt: skip
+
+    themes = count_themes(texts, groups, max_themes=5)
+
+    assert themes == [
+        {"theme": "Hot drinks", "count": 2},
+        {"theme": "plants", "count": 2},  # renamed from the words both ideas use
+        {"theme": "other ideas", "count": 3},
     ]
 
 
@@ -118,12 +137,12 @@ class FixedThemes:
 
 async def test_summarizer_uses_the_model_or_the_fallback() -> None:
     texts = ["More plants", "Greenery", "Coffee"]
-    writer = RecordingWriter([ThemeGroup("Greenery", (0, 1))])
+    writer = RecordingWriter([ThemeGroup("Green spaces", (0, 1))])
     summarizer = LLMThemeSummarizer(writer, FixedThemes(), max_themes=4)
 
     assert isinstance(summarizer, ThemeSummarizer)
     assert await summarizer.summarize(texts) == [
-        {"theme": "Greenery", "count": 2}, {"theme": "other ideas", "count": 1}
+        {"theme": "Green spaces", "count": 2}, {"theme": "other ideas", "count": 1}
     ]  # fmt: skip
     assert writer.calls == [(texts, 4)]
     assert await summarizer.summarize([]) == [] and len(writer.calls) == 1

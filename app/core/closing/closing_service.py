@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.closing.results import tally_free_form, tally_multiple_choice
-from app.core.closing.themes import ThemeSummarizer, summarize_themes
+from app.core.closing.themes import ThemeSummarizer, fold_small_themes, summarize_themes
 from app.core.proposals.proposal_service import not_found
 from app.domain.clock import Clock
 from app.domain.errors import ConflictError, PermissionDeniedError
@@ -196,7 +196,7 @@ class ClosingService:
         if not texts:
             return []
         if ready is not None and ready.texts == texts:
-            return ready.themes
+            return fold_small_themes(ready.themes)  # whichever summarizer wrote them
         logger.info("submissions to proposal %s changed while closing; grouping by keywords", pid)
         return summarize_themes(texts)
 

@@ -11,16 +11,25 @@ order: the same submissions in any order give the same themes. :class:`ThemeSumm
 lets a model (``themes_llm``) or the embedding model (``themes_semantic``, which reuses
 the keywords and naming here) replace :class:`KeywordThemeSummarizer`; this grouping
 is what they fall back to.
+
+Whoever groups, :func:`shown_themes` decides what a reader sees, because a theme of one
+idea, or a name repeating one idea's words, would publish that member's idea: a theme
+is shown only when at least :data:`MIN_IDEAS` ideas (one per member) share it, and every
+word of its name that any idea uses is used by at least that many of its ideas. Other
+ideas are only counted.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+#: The fewest ideas a shown theme holds, and the fewest of them each word of its name
+#: must come from: below it a theme could point at one member's idea.
+MIN_IDEAS = 2
 JOIN_THRESHOLD = 0.25
 MERGE_THRESHOLD = 0.5
 NO_KEYWORDS = "other"
@@ -43,6 +52,10 @@ _STOP_WORDS_TEXT = """
     next behind inside outside around within without across along among upon via per
 """
 STOP_WORDS = frozenset(_STOP_WORDS_TEXT.split())
+#: Short words a theme name may use however few ideas do ("Time off in summer").
+_SHORT_WORDS = frozenset(
+    "a an as at be by do go i if in is it me my no of on or so to up us we".split()
+)
 _WORD = re.compile(r"[^\W_]+")
 _VOWEL = re.compile("[aeiouy]")
 
@@ -87,10 +100,14 @@ def _keywords(text: str, surfaces: dict[str, Counter[str]]) -> list[str]:
 class _Group:
     terms: Counter[str] = field(default_factory=Counter)  # stem -> submissions using it
     size: int = 0
+    members: list[int] = field(default_factory=list)  # indices of its submissions
 
-    def add(self, stems: list[str] | Counter[str], size: int = 1) -> None:
+    def add(
+        self, stems: list[str] | Counter[str], size: int = 1, members: Sequence[int] = ()
+    ) -> None:
         self.terms.update(stems)
         self.size += size
+        self.members += members
 
     def core(self) -> set[str]:
         """Terms used by at least half the group (all terms of a single submission)."""
@@ -115,15 +132,16 @@ def _overlap(a: set[str], b: set[str]) -> float:
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
 
-def _cluster(keyword_lists: list[list[str]]) -> list[_Group]:
+def _cluster(keyword_lists: list[tuple[int, list[str]]]) -> list[_Group]:
+    """Groups of (index, keyword stems) pairs; each group knows its members' indices."""
     # Seed with the submissions whose keywords most others share; equal keys mean equal
     # keyword sets, so the result does not depend on the order of the input.
-    shared = Counter(stem for stems in keyword_lists for stem in stems)
+    shared = Counter(stem for _, stems in keyword_lists for stem in stems)
     ordered = sorted(
-        keyword_lists, key=lambda stems: (-sum(shared[t] for t in stems), sorted(stems))
+        keyword_lists, key=lambda item: (-sum(shared[t] for t in item[1]), sorted(item[1]))
     )
     groups: list[_Group] = []
-    for stems in ordered:  # greedy, single pass
+    for index, stems in ordered:  # greedy, single pass
         words = set(stems)
         best, chosen = (JOIN_THRESHOLD, -1.0), None  # type: tuple[float, float], _Group | None
         for group in groups:  # in creation order, so ties go to the older group
@@ -133,7 +151,7 @@ def _cluster(keyword_lists: list[list[str]]) -> list[_Group]:
         if chosen is None:
             chosen = _Group()
             groups.append(chosen)
-        chosen.add(stems)
+        chosen.add(stems, members=[index])
     cores = [group.core() for group in groups]
     merged = True
     while merged:  # merge groups whose core terms overlap strongly, until stable
@@ -143,7 +161,7 @@ def _cluster(keyword_lists: list[list[str]]) -> list[_Group]:
             while j < len(groups):
                 if _overlap(cores[i], cores[j]) >= MERGE_THRESHOLD:
                     other, _ = groups.pop(j), cores.pop(j)
-                    groups[i].add(other.terms, other.size)
+                    groups[i].add(other.terms, other.size, other.members)
                     cores[i], merged = groups[i].core(), True
                 else:
                     j += 1
@@ -160,7 +178,8 @@ def _name(
     surfaces: dict[str, Counter[str]],
     prefer: Callable[[str], float] | None = None,
 ) -> str:
-    """The 1-3 most common terms (by surface form), each in a majority of the group.
+    """The 1-3 most common terms (by surface form), each in a majority of the group and
+    in at least :data:`MIN_IDEAS` of its submissions; "" when no term is that shared.
 
     Among equally common terms the one ``prefer`` scores highest comes first (the
     alphabet decides without it, and between equal scores).
@@ -171,7 +190,11 @@ def _name(
         return (-n, -prefer(stem) if prefer else 0.0, surface_form(stem, surfaces))
 
     ranked = sorted(group.terms.items(), key=rank)
-    picked = [stem for i, (stem, n) in enumerate(ranked[:3]) if i == 0 or 2 * n > group.size]
+    picked = [
+        stem
+        for i, (stem, n) in enumerate(ranked[:3])
+        if n >= MIN_IDEAS and (i == 0 or 2 * n > group.size)
+    ]
     return ", ".join(surface_form(stem, surfaces) for stem in picked)
 
 
@@ -210,21 +233,100 @@ def ranked_themes(
     return themes
 
 
+def _words(text: str) -> set[str]:
+    """Every word of a text as a stem, stop words aside: short words and numbers count
+    too ("Cy", "400"), since a theme name must not repeat them from a single idea."""
+    words = set()
+    for word in _WORD.findall(text.lower().replace("'", "").replace("\u2019", "")):
+        if word not in STOP_WORDS and word not in _SHORT_WORDS:
+            stem = _stem(word)
+            if stem not in STOP_WORDS:
+                words.add(stem)
+    return words
+
+
+def _discloses(name: str, members: list[set[str]], everyone: list[set[str]]) -> bool:
+    """Whether a name uses a word of the ideas that fewer than MIN_IDEAS of its members
+    use (a word no idea uses, such as a model's "greenery", discloses nothing)."""
+    return any(
+        sum(word in words for words in members) < MIN_IDEAS
+        and any(word in words for words in everyone)
+        for word in _words(name)
+    )
+
+
+def shown_themes(
+    texts: list[str],
+    groups: Iterable[tuple[str, Sequence[int]]],
+    max_themes: int = 5,
+    *,
+    no_keywords: int = 0,
+) -> list[dict[str, Any]]:
+    """What readers see of ``groups`` (name, indices into ``texts``): the only way out.
+
+    Each submission counts once, in the first group listing it. A group is shown when
+    at least :data:`MIN_IDEAS` submissions are in it; a name that :func:`_discloses`
+    gives way to one made of the group's shared keywords, and a group with none is not
+    shown. Submissions in no shown group count as "other ideas", except the
+    ``no_keywords`` ones the caller left out of every group ("other"). Only counts and
+    shared words leave: never one idea's words, and nothing is logged.
+    """
+    if max_themes < 1:
+        raise ValueError("max_themes must be at least 1")
+    words = [_words(text) for text in texts]
+    stem_lists, surfaces = keyword_lists(texts)
+    taken: set[int] = set()
+    counts: Counter[str] = Counter()
+    for name, indices in groups:
+        fresh = [i for i in dict.fromkeys(indices) if 0 <= i < len(texts) and i not in taken]
+        if len(fresh) < MIN_IDEAS:
+            continue
+        members = [words[i] for i in fresh]
+        if _discloses(name, members, words):
+            name = name_group([stem_lists[i] for i in fresh], surfaces)
+        if not name.strip() or _discloses(name, members, words):
+            continue
+        taken.update(fresh)
+        counts[name] += len(fresh)  # equal names are one theme
+    other = len(texts) - len(taken) - no_keywords
+    return ranked_themes(counts, max_themes, other=other, no_keywords=no_keywords)
+
+
+def fold_small_themes(themes: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Stored themes as they may be shown: any named theme of fewer than MIN_IDEAS
+    ideas (results stored before :func:`shown_themes` existed, or by any summarizer)
+    joins "other ideas". Names are not checked here: that needs the ideas."""
+    named: list[dict[str, Any]] = []
+    folded = 0
+    tail: list[dict[str, Any]] = []
+    for theme in themes:
+        name, count = str(theme.get("theme", "")), int(theme.get("count", 0))
+        if name == OVERFLOW:
+            folded += count
+        elif name == NO_KEYWORDS:
+            tail.append({"theme": name, "count": count})
+        elif count < MIN_IDEAS:
+            folded += count
+        else:
+            named.append({"theme": name, "count": count})
+    if folded:
+        named.append({"theme": OVERFLOW, "count": folded})
+    return named + tail
+
+
 def summarize_themes(texts: list[str], max_themes: int = 5) -> list[dict[str, Any]]:
     """``[{"theme": "plants, green", "count": 3}, ...]``, largest themes first.
 
-    At most ``max_themes`` named themes, sorted by count (descending) then name; smaller
-    themes are counted together as "other ideas" and texts without keywords as "other",
-    both after the named themes.
+    At most ``max_themes`` named themes, sorted by count (descending) then name; themes
+    past the cap or too small to show (:func:`shown_themes`) are counted together as
+    "other ideas" and texts without keywords as "other", both after the named themes.
     """
     if max_themes < 1:
         raise ValueError("max_themes must be at least 1")
     stem_lists, surfaces = keyword_lists(texts)
-    no_keywords = sum(1 for stems in stem_lists if not stems)
-    counts: Counter[str] = Counter()
-    for group in _cluster([stems for stems in stem_lists if stems]):
-        counts[_name(group, surfaces)] += group.size  # equal names are one theme
-    return ranked_themes(counts, max_themes, no_keywords=no_keywords)
+    indexed = [(i, stems) for i, stems in enumerate(stem_lists) if stems]
+    groups = [(_name(group, surfaces), group.members) for group in _cluster(indexed)]
+    return shown_themes(texts, groups, max_themes, no_keywords=len(stem_lists) - len(indexed))
 
 
 @runtime_checkable

@@ -2,16 +2,18 @@
 
 The model only names groups and says which submissions are in them; the counts come
 from those lists, submissions it left out count as "other ideas", and at most
-``max_themes`` themes are named. Without a model, or when it fails (timeout, 5xx,
-an invalid reply: ``LLMService`` counts and logs it), the fallback groups instead.
+``max_themes`` themes are named. The model's names are checked like any other: a
+group of fewer than two ideas is not shown, and a name with a word only one of its
+ideas uses is replaced by the group's shared keywords (``shown_themes``). Without a
+model, or when it fails (timeout, 5xx, an invalid reply: ``LLMService`` counts and
+logs it), the fallback groups instead.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, Protocol
 
-from app.core.closing.themes import ThemeSummarizer, ranked_themes
+from app.core.closing.themes import ThemeSummarizer, shown_themes
 from app.services.llm.base import ThemeGroup
 
 
@@ -23,17 +25,14 @@ class ThemeWriter(Protocol):
     ) -> list[ThemeGroup] | None: ...
 
 
-def count_themes(groups: list[ThemeGroup], total: int, max_themes: int) -> list[dict[str, Any]]:
-    """``[{"theme", "count"}]`` from groups of ``total`` submissions: each submission
-    counts once, in the first group listing it; those in none are "other ideas"."""
-    taken: set[int] = set()
-    counts: Counter[str] = Counter()
-    for group in groups:
-        fresh = {m for m in group.members if 0 <= m < total} - taken
-        taken |= fresh
-        if fresh:
-            counts[group.name] += len(fresh)
-    return ranked_themes(counts, max_themes, other=total - len(taken))
+def count_themes(
+    texts: list[str], groups: list[ThemeGroup], max_themes: int
+) -> list[dict[str, Any]]:
+    """``[{"theme", "count"}]`` from a model's groups of ``texts``: each submission counts
+    once, in the first group listing it; a group too small to show, or named with one
+    idea's words and sharing none, is not shown (``shown_themes``); the rest are
+    "other ideas"."""
+    return shown_themes(texts, [(g.name, g.members) for g in groups], max_themes)
 
 
 class LLMThemeSummarizer:
@@ -48,4 +47,4 @@ class LLMThemeSummarizer:
         groups = await self.writer.group_themes(texts, self.max_themes)
         if groups is None:
             return await self.fallback.summarize(texts)
-        return count_themes(groups, len(texts), self.max_themes)
+        return count_themes(texts, groups, self.max_themes)

@@ -10,8 +10,10 @@ whose embedding is closest to the group's centre wins ("plants", not "balcony").
 
 Determinism: distinct texts are embedded and clustered in sorted order (duplicates
 count as weight) and every tie goes to the lowest index, so the same submissions in
-any order give the same themes. If embedding fails the keyword grouping answers
-instead; only the exception's type is logged, never a submission.
+any order give the same themes. What is shown of the groups is decided by
+:func:`~app.core.closing.themes.shown_themes` (no theme of a single idea, no word of
+one idea in a name). If embedding fails the keyword grouping answers instead; only
+the exception's type is logged, never a submission.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import numpy as np
 from app.core.closing.themes import (
     keyword_lists,
     name_group,
-    ranked_themes,
+    shown_themes,
     summarize_themes,
     surface_form,
 )
@@ -140,9 +142,11 @@ def semantic_themes(
         raise ValueError("max_themes must be at least 1")
     text_vectors = _unit(vectors[: len(subs.unique)])
     term_vectors = dict(zip(subs.terms, _unit(vectors[len(subs.unique) :]), strict=True))
-    copies = Counter(subs.texts)
-    weights = [copies[t] for t in subs.unique]
-    counts: Counter[str] = Counter()
+    positions: dict[str, list[int]] = {}
+    for index, text in enumerate(subs.texts):
+        positions.setdefault(text, []).append(index)
+    weights = [len(positions[t]) for t in subs.unique]
+    groups: list[tuple[str, list[int]]] = []
     for group in cluster(text_vectors, weights, threshold):
         centre = sum(weights[i] * text_vectors[i] for i in group)
 
@@ -152,8 +156,8 @@ def semantic_themes(
 
         members = [subs.stems[subs.unique[i]] for i in group for _ in range(weights[i])]
         name = name_group(members, subs.surfaces, closeness)
-        counts[name] += len(members)  # equal names are one theme
-    return ranked_themes(counts, max_themes, no_keywords=subs.no_keywords)
+        groups.append((name, [p for i in group for p in positions[subs.unique[i]]]))
+    return shown_themes(subs.texts, groups, max_themes, no_keywords=subs.no_keywords)
 
 
 class EmbeddingThemeSummarizer:

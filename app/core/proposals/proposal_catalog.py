@@ -22,6 +22,7 @@ import numpy as np
 
 from app.core.ask.models import CREATION, DEADLINE, AskFilters
 from app.core.ask.proposal_search import ProposalSearch, keyword_terms
+from app.core.closing.themes import fold_small_themes
 from app.core.knowledge.document_service import DocumentService
 from app.core.proposals.proposal_service import not_found
 from app.domain.errors import NotFoundError, ValidationError
@@ -70,12 +71,8 @@ def public_result(proposal: Proposal) -> dict[str, Any] | None:
         return None
     raw = proposal.raw_results or {}
     tally = {k: raw[k] for k in RESULT_KEYS if k in raw}
-    if "themes" in tally:  # theme names and counts only
-        tally["themes"] = [
-            {"theme": str(t.get("theme", "")), "count": int(t.get("count", 0))}
-            for t in tally["themes"]
-            if isinstance(t, dict)
-        ]
+    if "themes" in tally:  # names and counts only, no theme of a single idea
+        tally["themes"] = fold_small_themes(t for t in tally["themes"] if isinstance(t, dict))
     return {"outcome": proposal.outcome, **tally}
 
 
