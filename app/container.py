@@ -45,7 +45,7 @@ from app.persistence.migrations import upgrade_head_async
 from app.services.embeddings import Embedder, OnnxMiniLMEmbedder
 from app.services.llm import LLMService
 from app.services.llm.factory import build_llm_service
-from app.services.vector_db_service import VectorDBService
+from app.services.vector_db_service import VectorDBService, embedded_stamp
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +117,8 @@ class Container:
         self.publisher: ProposalPublisher = publisher or NullPublisher()
         self.scheduler: DeadlineScheduler = scheduler or NullScheduler()
         self.embedder: Embedder = embedder or default_embedder(settings)
-        self.vectors = VectorDBService(lambda: chroma_client(settings), self.embedder)
+        stamp = None if settings.chroma_host else embedded_stamp(settings.chroma_path)
+        self.vectors = VectorDBService(lambda: chroma_client(settings), self.embedder, stamp)
         # the facts' vectors: caught up on read, and by the graph after a bulk write
         self.fact_vectors = FactVectors(self.db, self.vectors)
         self.index = IndexService(self.db, self.vectors, self.fact_vectors)

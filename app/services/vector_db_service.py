@@ -5,19 +5,33 @@ on the event loop. Embeddings are computed here (once per text) and handed to
 Chroma; the collections are still created with our embedding function, so they
 record which model filled them, and what form of text (LAYOUTS), so a change of
 either is detected at start and the collection rebuilt.
+
+The embedded store (PersistentClient) keeps each collection's vectors in this
+process's memory and catches up with the shared SQLite log only on its own
+writes: rows another process adds (``coordbot import``, a second MCP server, the
+bot) are visible to ``get`` by id but absent from the vectors, so a read of their
+vectors fails inside Chroma ("Error finding id") and a search misses them. So
+with ``stamp`` (the embedded store's files, see ``embedded_stamp``) every read
+first checks whether the files moved since this process last saw them, and if so
+reopens the client, which reloads the vectors from disk and the log. A read that
+still meets Chroma's internal error reopens once more, then treats the entries it
+cannot read as missing, with a warning: a missing vector never fails a request.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
 from chromadb.api import ClientAPI
 from chromadb.api.models.Collection import Collection
+from chromadb.errors import InternalError
 
 from app.services.embedding_function import chroma_embedding_function
 from app.services.embeddings import Embedder
@@ -33,6 +47,26 @@ COLLECTIONS = (PROPOSALS, CHUNKS, UNITS, FACTS, PROPOSAL_FACTS)
 # What a collection's entries embed, where it is not their text alone: a chunk is
 # embedded led by its document's title (index_service.chunk_text).
 LAYOUTS = {CHUNKS: "title-led"}
+STORE_FILES = ("chroma.sqlite3", "chroma.sqlite3-wal")  # the embedded store's log and rows
+
+T = TypeVar("T")
+
+
+def embedded_stamp(path: Path) -> Callable[[], Hashable]:
+    """What changes when any process writes the embedded store at ``path``: the identity,
+    size and modification time of its SQLite files (a stat each, no read)."""
+
+    def stamp() -> Hashable:
+        out = []
+        for name in STORE_FILES:
+            try:
+                st = (path / name).stat()
+            except FileNotFoundError:
+                continue
+            out.append((name, st.st_ino, st.st_size, st.st_mtime_ns))
+        return tuple(out)
+
+    return stamp
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,13 +78,21 @@ class Hit:
 
 
 class VectorDBService:
-    def __init__(self, client_factory: Callable[[], ClientAPI], embedder: Embedder) -> None:
+    def __init__(
+        self,
+        client_factory: Callable[[], ClientAPI],
+        embedder: Embedder,
+        stamp: Callable[[], Hashable] | None = None,
+    ) -> None:
         self._client_factory = client_factory
         self.embedder = embedder
         self._client: ClientAPI | None = None
         self._collections: dict[str, Collection] = {}
         self._lock = asyncio.Lock()
         self.rebuilt: set[str] = set()  # collections recreated: another model or text form
+        self._stamp = stamp  # the embedded store's files; None for a Chroma server
+        self._seen: Hashable = None  # their stamp when this process last caught up
+        self.reopened = 0  # times the client was reopened to see other processes' writes
 
     @property
     def model_name(self) -> str:
@@ -65,9 +107,18 @@ class VectorDBService:
         return self._collections[name]
 
     def _open(self, name: str) -> Collection:
+        """Open (or create, or rebuild) one collection. Opening writes the store's files
+        too: their stamp afterwards is this process's view, unless they had moved before."""
+        fresh = self._client is None
         if self._client is None:
             self._client = self._client_factory()
-        client = self._client
+        before = None if self._stamp is None else self._stamp()
+        collection = self._open_in(self._client, name)
+        if self._stamp is not None and (fresh or before == self._seen):
+            self._seen = self._stamp()
+        return collection
+
+    def _open_in(self, client: ClientAPI, name: str) -> Collection:
         built_by = self.built_by(name)
         metadata = {"hnsw:space": "cosine", "embedding_model": built_by}
         function = chroma_embedding_function(self.embedder)
@@ -94,6 +145,56 @@ class VectorDBService:
         for name in COLLECTIONS:
             await self._collection(name)
         return set(self.rebuilt)
+
+    async def _fresh(self) -> None:
+        """Reopen the embedded store when another process wrote it since we last looked."""
+        if self._stamp is None or self._client is None:
+            return
+        if await asyncio.to_thread(self._stamp) != self._seen:
+            await self._reopen("another process wrote the index")
+
+    async def _reopen(self, why: str) -> None:
+        """Drop the client and its collections; the next call opens them afresh. Calls in
+        flight keep the old client (and its memory) until they finish."""
+        async with self._lock:
+            client, self._client = self._client, None
+            self._collections.clear()
+            if client is not None:
+                # the embedded client is cached per path for the process; forget it, or
+                # "reopening" hands back the same stale vectors
+                client.clear_system_cache()
+                self.reopened += 1
+                logger.info("reopening the vector index: %s", why)
+
+    async def _read(self, call: Callable[[], Awaitable[T]], name: str, fallback: T) -> T:
+        """A read, after catching up with other processes; on Chroma's internal error
+        (an entry whose vector this client lacks) reopen and retry once, then give
+        ``fallback`` rather than fail the request."""
+        await self._fresh()
+        try:
+            return await call()
+        except InternalError as exc:
+            logger.warning("vector index %s: %s; reopening and retrying", name, exc)
+        await self._reopen("an entry had no vector")
+        try:
+            return await call()
+        except InternalError:
+            logger.warning(
+                "vector index %s still lacks entries; treating them as missing "
+                "(`coordbot reindex` rebuilds it)",
+                name,
+                exc_info=True,
+            )
+            return fallback
+
+    async def _wrote(self, before: Hashable) -> None:
+        """After our own write: the write caught this client up with the log, so the files'
+        new stamp is ours, unless another process had moved them before it."""
+        if self._stamp is not None and before == self._seen:
+            self._seen = await asyncio.to_thread(self._stamp)
+
+    async def _before_write(self) -> Hashable:
+        return None if self._stamp is None else await asyncio.to_thread(self._stamp)
 
     async def close(self) -> None:
         """Forget the client (the embedded store caches one per path for the process)."""
@@ -128,6 +229,7 @@ class VectorDBService:
         if embeddings is None:
             embeddings = await self.embed(documents)
         collection = await self._collection(name)
+        before = await self._before_write()
         await asyncio.to_thread(
             collection.upsert,
             ids=list(ids),
@@ -135,25 +237,44 @@ class VectorDBService:
             metadatas=list(metadatas),  # type: ignore[arg-type]
             embeddings=embeddings,  # type: ignore[arg-type]
         )
+        await self._wrote(before)
 
     async def documents(self, name: str, ids: Sequence[str]) -> dict[str, str]:
         """The stored text of the entries that exist among ``ids``."""
         if not ids:
             return {}
-        collection = await self._collection(name)
-        got = await asyncio.to_thread(collection.get, ids=list(ids), include=["documents"])
-        return dict(zip(got["ids"], got.get("documents") or [], strict=False))
+
+        async def get() -> dict[str, str]:
+            collection = await self._collection(name)
+            got = await asyncio.to_thread(collection.get, ids=list(ids), include=["documents"])
+            return dict(zip(got["ids"], got.get("documents") or [], strict=False))
+
+        return await self._read(get, name, {})
 
     async def vectors(self, name: str, ids: Sequence[str]) -> dict[str, np.ndarray]:
-        """The stored vectors of the entries that exist among ``ids`` (no model call)."""
+        """The stored vectors of the entries that exist among ``ids`` (no model call).
+        An entry whose vector the index cannot give is left out, as if missing."""
         if not ids:
             return {}
-        collection = await self._collection(name)
-        got = await asyncio.to_thread(collection.get, ids=list(ids), include=["embeddings"])
-        found = got.get("embeddings")
-        if found is None:
-            return {}
-        return {i: np.asarray(v, dtype=np.float32) for i, v in zip(got["ids"], found, strict=False)}
+
+        async def get(some: Sequence[str]) -> dict[str, np.ndarray]:
+            collection = await self._collection(name)
+            got = await asyncio.to_thread(collection.get, ids=list(some), include=["embeddings"])
+            found = got.get("embeddings")
+            if found is None:
+                return {}
+            return {
+                i: np.asarray(v, dtype=np.float32) for i, v in zip(got["ids"], found, strict=False)
+            }
+
+        whole = await self._read(lambda: get(ids), name, None)
+        if whole is not None:
+            return whole
+        out: dict[str, np.ndarray] = {}  # the entries that can be read, one at a time
+        none: dict[str, np.ndarray] = {}
+        for one in ids:
+            out.update(await self._read(functools.partial(get, [one]), name, none))
+        return out
 
     async def update_metadata(
         self, name: str, ids: Sequence[str], metadatas: Sequence[dict[str, Any]]
@@ -161,20 +282,26 @@ class VectorDBService:
         """Change metadata only (a status change): no re-embedding."""
         if ids:
             collection = await self._collection(name)
+            before = await self._before_write()
             await asyncio.to_thread(
                 collection.update,
                 ids=list(ids),
                 metadatas=list(metadatas),  # type: ignore[arg-type]
             )
+            await self._wrote(before)
 
     async def delete(self, name: str, ids: Sequence[str]) -> None:
         if ids:
             collection = await self._collection(name)
+            before = await self._before_write()
             await asyncio.to_thread(collection.delete, ids=list(ids))
+            await self._wrote(before)
 
     async def delete_where(self, name: str, where: dict[str, Any]) -> None:
         collection = await self._collection(name)
+        before = await self._before_write()
         await asyncio.to_thread(collection.delete, where=where)
+        await self._wrote(before)
 
     async def query(
         self,
@@ -187,46 +314,59 @@ class VectorDBService:
         """Nearest entries; the filter (metadata ``where``, or the entries ``ids``) is
         applied inside the vector search, before top_k. Given the ids a filter selects,
         Chroma searches several times faster than with the filter on its metadata."""
-        collection = await self._collection(name)
-        result = await asyncio.to_thread(
-            collection.query,
-            query_embeddings=[embedding.tolist()],
-            n_results=top_k,
-            where=where,
-            ids=None if ids is None else list(ids),
-            include=["documents", "metadatas", "distances"],
-        )
-        ids = result["ids"][0]
-        docs = (result.get("documents") or [[]])[0]
-        metas = (result.get("metadatas") or [[]])[0]
-        dists = (result.get("distances") or [[]])[0]
-        return [
-            Hit(id=i, document=d or "", metadata=dict(m or {}), similarity=round(1.0 - dist, 4))
-            for i, d, m, dist in zip(ids, docs, metas, dists, strict=False)
-        ]
+
+        async def search() -> list[Hit]:
+            collection = await self._collection(name)
+            result = await asyncio.to_thread(
+                collection.query,
+                query_embeddings=[embedding.tolist()],
+                n_results=top_k,
+                where=where,
+                ids=None if ids is None else list(ids),
+                include=["documents", "metadatas", "distances"],
+            )
+            docs = (result.get("documents") or [[]])[0]
+            metas = (result.get("metadatas") or [[]])[0]
+            dists = (result.get("distances") or [[]])[0]
+            return [
+                Hit(id=i, document=d or "", metadata=dict(m or {}), similarity=round(1.0 - dist, 4))
+                for i, d, m, dist in zip(result["ids"][0], docs, metas, dists, strict=False)
+            ]
+
+        return await self._read(search, name, [])
 
     async def existing(self, name: str, ids: Sequence[str]) -> set[str]:
         """Those of ``ids`` that have an entry."""
         if not ids:
             return set()
-        collection = await self._collection(name)
-        got = await asyncio.to_thread(collection.get, ids=list(ids), include=[])
-        return set(got["ids"])
+
+        async def get() -> set[str]:
+            collection = await self._collection(name)
+            got = await asyncio.to_thread(collection.get, ids=list(ids), include=[])
+            return set(got["ids"])
+
+        return await self._read(get, name, set())
 
     async def all_ids(self, name: str) -> set[str]:
-        collection = await self._collection(name)
-        out: set[str] = set()
-        offset, page = 0, 5000
-        while True:
-            got = await asyncio.to_thread(collection.get, include=[], limit=page, offset=offset)
-            out.update(got["ids"])
-            if len(got["ids"]) < page:
-                return out
-            offset += page
+        async def get() -> set[str]:
+            collection = await self._collection(name)
+            out: set[str] = set()
+            offset, page = 0, 5000
+            while True:
+                got = await asyncio.to_thread(collection.get, include=[], limit=page, offset=offset)
+                out.update(got["ids"])
+                if len(got["ids"]) < page:
+                    return out
+                offset += page
+
+        return await self._read(get, name, set())
 
     async def count(self, name: str) -> int:
-        collection = await self._collection(name)
-        return int(await asyncio.to_thread(collection.count))
+        async def get() -> int:
+            collection = await self._collection(name)
+            return int(await asyncio.to_thread(collection.count))
+
+        return await self._read(get, name, 0)
 
     async def reset(self) -> None:
         """Drop and recreate every collection (reindex starts from nothing)."""
