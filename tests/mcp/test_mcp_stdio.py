@@ -5,6 +5,8 @@ resources, and nothing private in anything the client received."""
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 import uuid
 from pathlib import Path
@@ -279,4 +281,26 @@ async def test_validation_errors_are_tool_errors(
                                                             "cursor": page["next_cursor"]})  # fmt: skip
         assert error_text(other).startswith("cursor belongs to a search with other filters")
         # The server is still serving after all of them.
+        assert structured(await client.call_tool("get_proposal", {"proposal_id": 1}))["id"] == 1
+
+
+async def test_numbers_too_large_are_unknown_ids(community: dict[str, str], tmp_path: Path) -> None:
+    # Larger than any key the database can hold (int4 on PostgreSQL, int8 on SQLite): the
+    # same answer as any proposal that does not exist, never an overflow inside SQL.
+    async with stdio_client(community, tmp_path) as client:
+        for number in (2**31, 2**63, 10**30):
+            result = await client.call_tool("get_proposal", {"proposal_id": number})
+            assert error_text(result).startswith(f"Proposal #{number} does not exist."), number
+            result = await client.call_tool("ask", {"question": "what?", "proposal_id": number})
+            assert error_text(result).startswith(f"Proposal #{number} does not exist."), number
+            asked = structured(await client.call_tool("ask", {"question": f"what is #{number}?"}))
+            assert asked["answer"]
+        page = structured(await client.call_tool("search_proposals", {"limit": 1}))
+        cursor = json.loads(base64.urlsafe_b64decode(page["next_cursor"] + "=="))
+        for offset in (2**31, 10**22, -1):
+            forged = base64.urlsafe_b64encode(json.dumps({**cursor, "o": offset}).encode())
+            result = await client.call_tool(
+                "search_proposals", {"limit": 1, "cursor": forged.decode()}
+            )
+            assert error_text(result).startswith("cursor is not one this server gave"), offset
         assert structured(await client.call_tool("get_proposal", {"proposal_id": 1}))["id"] == 1

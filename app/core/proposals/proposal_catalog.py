@@ -223,6 +223,9 @@ def _fingerprint(filters: AskFilters, text: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
+MAX_OFFSET = 2**31 - 1  # beyond any count of proposals; an OFFSET past it overflows SQL
+
+
 def _cursor(offset: int, fingerprint: str) -> str:
     raw = json.dumps({"o": offset, "f": fingerprint}).encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
@@ -237,7 +240,9 @@ def _read_cursor(cursor: str | None, fingerprint: str) -> int:
         offset, made_for = int(data["o"]), str(data["f"])
     except (ValueError, KeyError, TypeError) as exc:
         raise ValidationError("cursor is not one this server gave; omit it to start over") from exc
-    if made_for != fingerprint or offset < 0:
+    if not 0 <= offset <= MAX_OFFSET:  # no page this server gave starts there
+        raise ValidationError("cursor is not one this server gave; omit it to start over")
+    if made_for != fingerprint:
         raise ValidationError(
             "cursor belongs to a search with other filters; repeat that search, or omit it"
         )

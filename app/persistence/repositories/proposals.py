@@ -27,6 +27,10 @@ from app.persistence.models import ProposalRow, UserRow
 from app.persistence.repositories.base import locks_rows
 from app.persistence.repositories.users import to_user
 
+# The largest proposal id a row can have: an Integer key, int4 on PostgreSQL (SQLite's is
+# wider). A larger number names no proposal; asking the database for it would overflow.
+MAX_PROPOSAL_ID = 2**31 - 1
+
 
 def to_proposal(row: ProposalRow, proposer: UserRow | None = None) -> Proposal:
     return Proposal(
@@ -122,6 +126,8 @@ class ProposalRepository:
         return await self._require(row.id)
 
     async def get_proposal_by_id(self, proposal_id: int, *, lock: bool = False) -> Proposal | None:
+        if not 1 <= proposal_id <= MAX_PROPOSAL_ID:
+            return None
         stmt = _with_proposer().where(ProposalRow.id == proposal_id)
         if lock and locks_rows(self.session):
             stmt = stmt.with_for_update(of=ProposalRow)
