@@ -18,6 +18,8 @@ from app.container import Container
 from app.mcp import shapes
 from app.mcp.replies import guarded, read_only, success
 
+WRITE_TOOLS = ("knowledge_import", "add_fact")  # served only with --allow-writes
+
 
 class FactPattern(BaseModel):
     """Spec 001's query object; unknown keys reach the service, which names them."""

@@ -304,3 +304,26 @@ async def test_numbers_too_large_are_unknown_ids(community: dict[str, str], tmp_
             )
             assert error_text(result).startswith("cursor is not one this server gave"), offset
         assert structured(await client.call_tool("get_proposal", {"proposal_id": 1}))["id"] == 1
+
+
+async def test_write_tools_without_allow_writes(
+    sqlite_community: dict[str, str], tmp_path: Path
+) -> None:
+    async with stdio_client(sqlite_community, tmp_path) as client:
+        calls = {
+            "knowledge_import": {"title": "T", "content": "text"},
+            "add_fact": {"subject": "A", "predicate": "b", "object": "C"},
+        }
+        for name, arguments in calls.items():
+            result = await client.call_tool(name, arguments)
+            assert result.structured_content is not None
+            assert result.structured_content["error_type"] == "WritesDisabled"
+            assert error_text(result) == (
+                f"Writes are disabled on this server: {name} changes the knowledge base, and "
+                "the server was started without --allow-writes. Restart it as `coordbot mcp "
+                "--allow-writes` to enable knowledge_import and add_fact."
+            )
+        nothing = structured(await client.call_tool("find_facts", {"query": {"subject": "A"}}))
+        assert nothing["count"] == 0
+        unknown = await client.call_tool("nope", {})
+        assert unknown.is_error and "Unknown tool: nope" in unknown.content[0].text  # type: ignore[union-attr]
