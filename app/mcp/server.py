@@ -15,16 +15,19 @@ import signal
 from collections.abc import Iterator
 from typing import Any
 
+import anyio
 import uvicorn
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.stdio import stdio_server
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, InputRequiredResult
 
 from app.container import Container
 from app.mcp import tools_knowledge, tools_proposals
 from app.mcp.replies import failure
+from app.mcp.stdio_errors import answering_malformed
 
 logger = logging.getLogger(__name__)
 
@@ -71,6 +74,14 @@ class CoordBotServer(MCPServer[Any]):
             tools = " and ".join(tools_knowledge.WRITE_TOOLS)
             return failure("WritesDisabled", WRITES_DISABLED.format(name=name, tools=tools))
         return await super().call_tool(name, arguments, context)
+
+    async def run_stdio_async(self) -> None:
+        """The SDK's stdio loop, with a JSON-RPC error for each unreadable line (which
+        the SDK's session drops, leaving the client waiting)."""
+        lowlevel = self._lowlevel_server
+        async with stdio_server() as (read, write), anyio.create_task_group() as group:
+            messages = answering_malformed(group, read, write)
+            await lowlevel.run(messages, write, lowlevel.create_initialization_options())
 
 
 def build_server(
