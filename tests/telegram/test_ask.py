@@ -156,6 +156,29 @@ async def test_who_voted_gets_the_privacy_rule_in_the_members_language(bot: BotH
     assert answer.startswith("Los votos son anónimos: nadie, tampoco los administradores")
 
 
+async def test_a_members_own_vote_is_left_to_my_vote(bot: BotHarness) -> None:
+    """ "What did I vote?" names no proposal: it gets the way to one's own votes, not a
+    list of every proposal; with a topic, the proposals it names are listed under it.
+    The vote itself is never read."""
+    poll = await create_via_bot(bot, "Office plants; Buy plants for the office; Ferns, Cacti")
+    await create_via_bot(bot, "Pizza party; Friday pizza on floor 4; Yes, No")
+    await bot.press(f"v:{poll}:1", user_id=2002)
+    [bare] = await bot.send("/ask what did I vote?", user_id=2002)
+    assert bare.startswith("Your vote is shown to you alone")
+    assert "/my_votes" in bare and "#" not in bare and "Cacti" not in bare
+    [plants] = await bot.send("/ask how did I vote on the office plants?", user_id=2002)
+    assert plants.startswith("Your vote is shown to you alone")
+    assert f"#{poll} Office plants" in plants and "Pizza" not in plants
+    assert "Cacti" not in plants  # the option chosen is never said
+    assert "change your vote by tapping another option" in bare
+    # how voting works is no vote to look up: the manual and the pages answer it
+    [change] = await bot.send("/ask can I change my vote?", user_id=2002)
+    assert not change.startswith("Your vote is shown to you alone")
+    bot.speaks("es", 2002)
+    [spanish] = await bot.send("/ask ¿qué voté?", user_id=2002)
+    assert spanish.startswith("Tu voto solo lo ves tú") and "/my_votes" in spanish
+
+
 async def test_admin_and_member_get_the_same_answer(bot: BotHarness) -> None:
     await create_via_bot(bot, "Pizza party; Friday pizza on floor 4; Yes, No")
     member = await bot.send("/ask what is open?")

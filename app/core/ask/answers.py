@@ -180,6 +180,11 @@ VOTERS_UNSEEN = N_(
     "Votes are anonymous: nobody, admins included, can see who voted for what. "
     "Only the totals are shown, in the results."
 )
+OWN_VOTE = N_(
+    "Your vote is shown to you alone, and I never read votes to answer: send /my_votes "
+    "to see all of yours, or /my_vote <id> for one proposal. Until a proposal's deadline "
+    "you can change your vote by tapping another option."
+)
 
 
 def proposals_lead(

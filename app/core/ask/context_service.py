@@ -42,6 +42,7 @@ from app.core.ask.language import detect_language
 from app.core.ask.mentions import mark_members
 from app.core.ask.models import CREATION, DEADLINE, AskFilters, AskResponse, DocumentHit
 from app.core.ask.multilingual import (
+    asks_own_vote,
     asks_who_voted,
     direction,
     english_phrase,
@@ -306,7 +307,7 @@ class ContextService:
     ) -> Gathered:
         """Every source searched for one question, with the one question embedding, and
         the signals the decision reads."""
-        if asks_who_voted(text, analysis.language):  # about a vote, whatever else it names
+        if asks_who_voted(text, analysis.language) or asks_own_vote(text):  # about a vote
             analysis = replace(analysis, intent=INTENT_PROPOSALS)
         about_proposals = analysis.intent == INTENT_PROPOSALS
         filters, notes = (
@@ -381,8 +382,18 @@ class ContextService:
             entries = await self.help.best(text, g.embedding, tr.language)
             return await self.help.answer(text, entries, self.llm, tr.language)
         chosen = decision.decide(g.signals)
-        voters = asks_who_voted(text, analysis.language)
-        listed = chosen.source == "proposals" or voters  # voters: the answer says votes are secret
+        # about votes (who cast them, or the asker's own): the answer says they are secret
+        notice = (
+            say.VOTERS_UNSEEN if asks_who_voted(text, analysis.language)
+            else say.OWN_VOTE if asks_own_vote(text) else None
+        )  # fmt: skip
+        if notice == say.OWN_VOTE and not (g.outcome.ranked and (g.keywords or g.filters.active)):
+            return AskResponse(  # names no proposal found: a list would answer nothing
+                question=text, intent=INTENT_PROPOSALS, answer=tr(notice),
+                filters=g.filters,
+            )  # fmt: skip
+        voters = notice is not None
+        listed = chosen.source == "proposals" or voters
         # A list the question asks for (by its filters, or by its form: "any proposals
         # about pets?") is a listing our search composes, led by what it found and how,
         # not an answer for a model to write: a small model lists worse than the fitted
@@ -402,7 +413,7 @@ class ContextService:
         if listed:
             return self._proposals(
                 text, g.filters, g.keywords, g.outcome, passages, g.notes,
-                _why_proposals(g), tr, voters, detail,
+                _why_proposals(g), tr, notice, detail,
             )  # fmt: skip
         if chosen.source == "facts" and g.facts is not None and g.facts.relevant_facts:
             return await knowledge_answers.facts(text, g.facts, passages, llm, tr, FACTS_NAMED)
@@ -413,7 +424,7 @@ class ContextService:
             none = replace(g.outcome, ranked=[], total=0, by_words=0, by_meaning=0)
             return self._proposals(
                 text, g.filters, g.keywords, none, passages, g.notes,
-                _why_proposals(g, listed=False), tr, False,
+                _why_proposals(g, listed=False), tr,
             )  # fmt: skip
         return AskResponse(
             question=text,
@@ -432,7 +443,7 @@ class ContextService:
         notes: list[str],
         why: str,
         tr: Translator,
-        voters: bool = False,
+        notice: str | None = None,
         detail: str | None = None,
     ) -> AskResponse:
         """A listing: what was found and how, then the proposals (our words, not a
@@ -443,8 +454,8 @@ class ContextService:
         sections = [say.proposals_lead(text, filters, keywords, found, outcome.total, tr)]
         if detail:
             sections.insert(0, detail)
-        if voters:  # privacy: a vote is seen by its voter only
-            sections.insert(0, tr(say.VOTERS_UNSEEN))
+        if notice:  # privacy: a vote is seen by its voter only
+            sections.insert(0, tr(notice))
         if found:
             sections.append("\n".join(say.listing(found, outcome.total, tr)))
         if related:

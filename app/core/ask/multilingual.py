@@ -251,6 +251,28 @@ def asks_who_voted(question: str, language: str) -> bool:
     return bool(voted) and not _MAY_VOTE.search(question) and asks_who(question, language)
 
 
+# "what did I vote?", "my votes", "¿qué voté?", "meu voto", "как я проголосовал": the
+# asker's own vote, which /ask never reads (it is seen by its voter only, with /my_vote)
+_OWN_VOTE = re.compile(
+    r"\b(?:did\s+i\s+vote|i\s+voted|have\s+i\s+voted|i've\s+voted|my\s+(?:own\s+)?(?:votes?|ballots?)"
+    r"|voté|he\s+votado|mis?\s+votos?|votei|meus?\s+votos?|мо[йи]\s+голос\w*)\b"
+    r"|\bя\s+(?:про)?голосовал",
+    re.I,
+)
+
+
+# "can I change my vote?", "are votes secret or can others see how I voted?": how voting
+# works, which the manual and the community's pages answer, not a vote to look up
+_HOW_VOTING_WORKS = re.compile(
+    r"^\W*(?:can|could|may|might|must|should|shall|will|would|is|are|am|do|does)\b", re.I
+)
+
+
+def asks_own_vote(question: str) -> bool:
+    """ "How did I vote on the retreat?": about the asker's own vote, never read here."""
+    return _OWN_VOTE.search(question) is not None and not _HOW_VOTING_WORKS.match(question)
+
+
 def direction(question: str, analysis: AskAnalysis) -> Direction:
     """Which occurrence a year-less date or a bare weekday means (``date_direction``
     with the question's own words for closing and creating)."""
