@@ -20,9 +20,11 @@ import uvicorn
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.stdio import stdio_server
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, InputRequiredResult
+from pydantic import ValidationError
 
 from app.container import Container
 from app.mcp import tools_knowledge, tools_proposals
@@ -61,7 +63,10 @@ class StaticTokenVerifier:
 
 class CoordBotServer(MCPServer[Any]):
     """The SDK's server, answering a call to a write tool that this server does not serve
-    (no --allow-writes) with the reason, rather than "Unknown tool"."""
+    (no --allow-writes) with the reason, rather than "Unknown tool"; and arguments the
+    tool does not take, or of the wrong kind, with what is wrong in plain words (the
+    SDK says it in pydantic's, or ignores an argument it does not know: a document
+    imported with a "proposal_id" the tool does not take was silently not attached)."""
 
     def __init__(self, *args: Any, allow_writes: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -73,7 +78,21 @@ class CoordBotServer(MCPServer[Any]):
         if not self.allow_writes and name in tools_knowledge.WRITE_TOOLS:
             tools = " and ".join(tools_knowledge.WRITE_TOOLS)
             return failure("WritesDisabled", WRITES_DISABLED.format(name=name, tools=tools))
-        return await super().call_tool(name, arguments, context)
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None:
+            taken = tool.parameters.get("properties", {})
+            unknown = sorted(set(arguments or {}) - set(taken))
+            if unknown:
+                return failure("InvalidArguments", unknown_arguments(name, unknown, taken))
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            while isinstance(cause, ToolError):  # the SDK may wrap it more than once
+                cause = cause.__cause__
+            if isinstance(cause, ValidationError):
+                return failure("InvalidArguments", invalid_arguments(name, cause))
+            raise
 
     async def run_stdio_async(self) -> None:
         """The SDK's stdio loop, with a JSON-RPC error for each unreadable line (which
@@ -82,6 +101,23 @@ class CoordBotServer(MCPServer[Any]):
         async with stdio_server() as (read, write), anyio.create_task_group() as group:
             messages = answering_malformed(group, read, write)
             await lowlevel.run(messages, write, lowlevel.create_initialization_options())
+
+
+def unknown_arguments(tool: str, unknown: list[str], taken: dict[str, Any]) -> str:
+    names = ", ".join(f"“{n}”" for n in unknown)
+    return f"{tool} does not take {names}; it takes: {', '.join(taken) or 'no arguments'}."
+
+
+def invalid_arguments(tool: str, error: ValidationError) -> str:
+    """Each wrong argument in a line: which, and what it must be."""
+    lines = []
+    for problem in error.errors():
+        where = ".".join(str(part) for part in problem["loc"]) or "arguments"
+        if problem["type"] == "missing":
+            lines.append(f"“{where}” is required")
+        else:
+            lines.append(f"“{where}”: {problem['msg'][:1].lower()}{problem['msg'][1:]}")
+    return f"Invalid arguments for {tool}: " + "; ".join(lines) + "."
 
 
 def build_server(

@@ -327,3 +327,28 @@ async def test_write_tools_without_allow_writes(
         assert nothing["count"] == 0
         unknown = await client.call_tool("nope", {})
         assert unknown.is_error and "Unknown tool: nope" in unknown.content[0].text  # type: ignore[union-attr]
+
+
+async def test_wrong_arguments_say_what_is_wrong(
+    sqlite_community: dict[str, str], tmp_path: Path
+) -> None:
+    """Arguments of the wrong kind, missing or unknown get one plain sentence, never the
+    validator's text; an argument a tool does not take is refused, not ignored."""
+    async with stdio_client(sqlite_community, tmp_path) as client:
+        missing = await client.call_tool("get_proposal", {})
+        assert (
+            error_text(missing) == "Invalid arguments for get_proposal: “proposal_id” is required."
+        )
+        typed = await client.call_tool("ask", {"question": 42})
+        assert error_text(typed).startswith(
+            "Invalid arguments for ask: “question”: input should be a valid string"
+        )
+        extra = await client.call_tool("knowledge_query", {"query": "parking", "proposal_id": 3})
+        assert error_text(extra).startswith(
+            "knowledge_query does not take “proposal_id”; it takes:"
+        )
+        for result in (missing, typed, extra):
+            assert result.structured_content is not None
+            assert result.structured_content["error_type"] == "InvalidArguments"
+            assert "pydantic" not in error_text(result)
+        assert structured(await client.call_tool("get_proposal", {"proposal_id": 1}))["id"] == 1
