@@ -262,6 +262,8 @@ SPEC_ERRORS = [
     ("search_proposals", {"cursor": "garbage"}, "cursor is not one this server gave"),
     ("search_proposals", {"proposer": "nobody"}, "Nobody here is called “nobody”."),
     ("get_proposal", {"proposal_id": 99}, "Proposal #99 does not exist."),
+    ("search_proposals", {"text": "or"}, "text “or” has no words to search for"),
+    ("search_proposals", {"text": "%' OR 1=1 --"}, "text “%' OR 1=1 --” has no words"),
 ]
 
 

@@ -138,6 +138,9 @@ class ProposalCatalog:
         fingerprint = _fingerprint(filters, words)
         offset = _read_cursor(cursor, fingerprint)
         terms = keyword_terms(words)
+        if words and not terms:  # "or", "1": a search for nothing is no list of everything
+            advice = "name a topic, or leave text out to list every proposal"
+            raise ValidationError(f"text “{words}” has no words to search for; {advice}")
         if terms:
             keywords = " ".join(terms)
             embedding = (await self.embed([keywords]))[0]
