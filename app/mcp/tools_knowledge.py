@@ -22,7 +22,10 @@ WRITE_TOOLS = ("knowledge_import", "add_fact")  # served only with --allow-write
 
 
 class FactPattern(BaseModel):
-    """Spec 001's query object; unknown keys reach the service, which names them."""
+    """Which facts to find: any of subject, predicate and object, each the whole name
+    ("Board of Directors", not "board"), in any case."""
+
+    # spec 001's query object: unknown keys reach the service, which names them
 
     model_config = ConfigDict(
         extra="allow", json_schema_extra={"minProperties": 1, "additionalProperties": False}
@@ -89,7 +92,9 @@ def register(server: MCPServer[Any], container: Container, *, allow_writes: bool
         description=(
             "Facts (subject, predicate, object) from the community's fact graph that match "
             "every part given, case-insensitively. Give at least one of subject, predicate, "
-            "object. Each fact says its source."
+            'object; each matches a whole name, not a word of one ("Board of Directors", '
+            'not "board"): for a question in plain words, use ask_question. Each fact '
+            "says its source."
         ),
         annotations=read_only(outside=False),
     )

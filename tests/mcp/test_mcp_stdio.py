@@ -43,6 +43,8 @@ async def test_tools_schemas_and_annotations(community: dict[str, str], tmp_path
     pattern = find["$defs"]["FactPattern"]
     assert set(pattern["properties"]) == {"subject", "predicate", "object"}
     assert pattern["minProperties"] == 1 and pattern["additionalProperties"] is False
+    assert "spec" not in json.dumps(find).lower()  # no internal jargon reaches an agent
+    assert "whole name" in (tools["find_facts"].description or "")  # "board" finds nothing
 
     ask = tools["ask_question"].input_schema
     assert ask["required"] == ["question"]
