@@ -187,14 +187,15 @@ class VectorDBService:
             )
             return fallback
 
-    async def _wrote(self, before: Hashable) -> None:
-        """After our own write: the write caught this client up with the log, so the files'
-        new stamp is ours, unless another process had moved them before it."""
+    async def _write(self, name: str, change: Callable[[Collection], object]) -> None:
+        """``change`` applied to collection ``name``, in a worker thread. The write catches
+        this client up with the log, so the files' new stamp is ours, unless another
+        process had moved them before it."""
+        collection = await self._collection(name)
+        before = None if self._stamp is None else await asyncio.to_thread(self._stamp)
+        await asyncio.to_thread(change, collection)
         if self._stamp is not None and before == self._seen:
             self._seen = await asyncio.to_thread(self._stamp)
-
-    async def _before_write(self) -> Hashable:
-        return None if self._stamp is None else await asyncio.to_thread(self._stamp)
 
     async def close(self) -> None:
         """Forget the client (the embedded store caches one per path for the process)."""
@@ -228,16 +229,16 @@ class VectorDBService:
             return
         if embeddings is None:
             embeddings = await self.embed(documents)
-        collection = await self._collection(name)
-        before = await self._before_write()
-        await asyncio.to_thread(
-            collection.upsert,
-            ids=list(ids),
-            documents=list(documents),
-            metadatas=list(metadatas),  # type: ignore[arg-type]
-            embeddings=embeddings,  # type: ignore[arg-type]
+        vectors = embeddings
+        await self._write(
+            name,
+            lambda c: c.upsert(
+                ids=list(ids),
+                documents=list(documents),
+                metadatas=list(metadatas),  # type: ignore[arg-type]
+                embeddings=vectors,  # type: ignore[arg-type]
+            ),
         )
-        await self._wrote(before)
 
     async def documents(self, name: str, ids: Sequence[str]) -> dict[str, str]:
         """The stored text of the entries that exist among ``ids``."""
@@ -281,27 +282,17 @@ class VectorDBService:
     ) -> None:
         """Change metadata only (a status change): no re-embedding."""
         if ids:
-            collection = await self._collection(name)
-            before = await self._before_write()
-            await asyncio.to_thread(
-                collection.update,
-                ids=list(ids),
-                metadatas=list(metadatas),  # type: ignore[arg-type]
+            await self._write(
+                name,
+                lambda c: c.update(ids=list(ids), metadatas=list(metadatas)),  # type: ignore[arg-type]
             )
-            await self._wrote(before)
 
     async def delete(self, name: str, ids: Sequence[str]) -> None:
         if ids:
-            collection = await self._collection(name)
-            before = await self._before_write()
-            await asyncio.to_thread(collection.delete, ids=list(ids))
-            await self._wrote(before)
+            await self._write(name, lambda c: c.delete(ids=list(ids)))
 
     async def delete_where(self, name: str, where: dict[str, Any]) -> None:
-        collection = await self._collection(name)
-        before = await self._before_write()
-        await asyncio.to_thread(collection.delete, where=where)
-        await self._wrote(before)
+        await self._write(name, lambda c: c.delete(where=where))
 
     async def query(
         self,
