@@ -307,7 +307,7 @@ class ContextService:
     ) -> Gathered:
         """Every source searched for one question, with the one question embedding, and
         the signals the decision reads."""
-        if asks_who_voted(text, analysis.language) or asks_own_vote(text):  # about a vote
+        if _vote_notice(text, analysis.language):  # about a vote, whatever else it names
             analysis = replace(analysis, intent=INTENT_PROPOSALS)
         about_proposals = analysis.intent == INTENT_PROPOSALS
         filters, notes = (
@@ -382,18 +382,14 @@ class ContextService:
             entries = await self.help.best(text, g.embedding, tr.language)
             return await self.help.answer(text, entries, self.llm, tr.language)
         chosen = decision.decide(g.signals)
-        # about votes (who cast them, or the asker's own): the answer says they are secret
-        notice = (
-            say.VOTERS_UNSEEN if asks_who_voted(text, analysis.language)
-            else say.OWN_VOTE if asks_own_vote(text) else None
-        )  # fmt: skip
+        notice = _vote_notice(text, analysis.language)
         if notice == say.OWN_VOTE and not (g.outcome.ranked and (g.keywords or g.filters.active)):
             return AskResponse(  # names no proposal found: a list would answer nothing
                 question=text, intent=INTENT_PROPOSALS, answer=tr(notice),
                 filters=g.filters,
             )  # fmt: skip
-        voters = notice is not None
-        listed = chosen.source == "proposals" or voters
+        about_votes = notice is not None
+        listed = chosen.source == "proposals" or about_votes
         # A list the question asks for (by its filters, or by its form: "any proposals
         # about pets?") is a listing our search composes, led by what it found and how,
         # not an answer for a model to write: a small model lists worse than the fitted
@@ -401,9 +397,9 @@ class ContextService:
         # be streamed in 2027"). A question answered from a proposal's content ("how much
         # would the new machine cost?": its description says more than its title about it)
         # is read; offline, that detail leads the listing.
-        detail = _detail(g, text, tr) if chosen.source == "proposals" and not voters else None
+        detail = _detail(g, text, tr) if chosen.source == "proposals" and not about_votes else None
         asks_list = g.filters.active or (g.signals.form_proposals >= 0.5 and detail is None)
-        listing = voters or (chosen.source == "proposals" and asks_list)
+        listing = about_votes or (chosen.source == "proposals" and asks_list)
         llm = self.llm
         if llm.has_model and not listing:  # the model reads what was found first
             read = await grounded.answer(text, g, llm, tr, self._english, chosen)
@@ -514,6 +510,14 @@ def _detail(g: Gathered, question: str, tr: Translator) -> str | None:
     best = ranked[0].proposal
     options = [say.options_line(best, tr) + "."] if best.options else []
     return say.proposal_detail(best, question, options)
+
+
+def _vote_notice(question: str, language: str) -> str | None:
+    """The privacy rule a question about votes is answered with first (who cast them,
+    or the asker's own), or None when it asks about no vote."""
+    if asks_who_voted(question, language):
+        return say.VOTERS_UNSEEN
+    return say.OWN_VOTE if asks_own_vote(question) else None
 
 
 def _why_proposals(g: Gathered, listed: bool = True) -> str:
