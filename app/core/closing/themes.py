@@ -274,7 +274,7 @@ def shown_themes(
     if max_themes < 1:
         raise ValueError("max_themes must be at least 1")
     words = [_words(text) for text in texts]
-    stem_lists, surfaces = keyword_lists(texts)
+    keywords = None  # the texts' keywords, read the first time a name must be remade
     taken: set[int] = set()
     counts: Counter[str] = Counter()
     for name, indices in groups:
@@ -283,6 +283,7 @@ def shown_themes(
             continue
         members = [words[i] for i in fresh]
         if _discloses(name, members, words):
+            stem_lists, surfaces = keywords = keywords or keyword_lists(texts)
             name = name_group([stem_lists[i] for i in fresh], surfaces)
         if not name.strip() or _discloses(name, members, words):
             continue
