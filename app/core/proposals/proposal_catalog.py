@@ -241,10 +241,10 @@ def _read_cursor(cursor: str | None, fingerprint: str) -> int:
         padded = cursor + "=" * (-len(cursor) % 4)
         data = json.loads(base64.urlsafe_b64decode(padded.encode()))
         offset, made_for = int(data["o"]), str(data["f"])
+        if not 0 <= offset <= MAX_OFFSET:  # no page this server gave starts there
+            raise ValueError(offset)
     except (ValueError, KeyError, TypeError) as exc:
         raise ValidationError("cursor is not one this server gave; omit it to start over") from exc
-    if not 0 <= offset <= MAX_OFFSET:  # no page this server gave starts there
-        raise ValidationError("cursor is not one this server gave; omit it to start over")
     if made_for != fingerprint:
         raise ValidationError(
             "cursor belongs to a search with other filters; repeat that search, or omit it"
