@@ -65,6 +65,10 @@ async def test_malformed_lines_get_errors(sqlite_community: dict[str, str], tmp_
         assert await reply() == {"jsonrpc": "2.0", "id": 20, "result": {}}
     finally:
         stdin.close()
-        await asyncio.wait_for(proc.wait(), timeout=30)
+        try:
+            await asyncio.wait_for(proc.wait(), timeout=30)
+        except TimeoutError:  # never leave the server running: kill it, then fail below
+            proc.kill()
+            await proc.wait()
         log.close()
     assert proc.returncode == 0
