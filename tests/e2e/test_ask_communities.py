@@ -62,6 +62,9 @@ from tests.support import ask_gold
 # when or who of a named thing, answered by a document, not the graph (a class the
 # original fixture's probes have and the development sets hardly had). Floors more than
 # one question above a new figure are that figure less two questions.
+# Session 32: two more development communities, civic and housing, measured with the
+# models as they were (not refitted on them: a refit on all eight lowered the held-out
+# figures): their floors are the figures less two questions.
 FLOORS: dict[str, dict[str, float]] = {
     "original": {"intent": 0.99, "f1": 0.88, "documents": 0.87, "facts": 0.91, "no_answer": 0.78,
                  "fact_lead": 0.78},
@@ -77,6 +80,10 @@ FLOORS: dict[str, dict[str, float]] = {
                   "facts": 0.78, "no_answer": 0.39, "fact_lead": 0.63},
     "club": {"intent": 0.94, "f1": 0.72, "documents": 0.82, "states_fact": 0.58, "facts": 0.89,
              "no_answer": 0.52, "fact_lead": 0.79},
+    "civic": {"intent": 0.89, "f1": 0.73, "documents": 0.72, "states_fact": 0.4, "facts": 0.68,
+              "no_answer": 0.63, "fact_lead": 0.63},
+    "housing": {"intent": 0.86, "f1": 0.79, "documents": 0.72, "states_fact": 0.46,
+                "facts": 0.57, "no_answer": 0.68, "fact_lead": 0.57},
     "society": {"intent": 0.91, "f1": 0.79, "documents": 0.76, "states_fact": 0.38, "facts": 0.7,
                 "no_answer": 0.66, "fact_lead": 0.45},
     "garden": {"intent": 0.91, "f1": 0.71, "documents": 0.89, "states_fact": 0.52, "facts": 0.75,
