@@ -5,14 +5,23 @@ words fall, a unit is what the document itself marks off. Markdown and plain tex
 read alike: headings (#, underlined, or a bold line of their own) head the units below
 them, list items and table rows are units of their own, and paragraphs are cut into
 sentences.
+
+Pages kept by static-site generators carry markup a reader never sees: a front matter
+block of fields (YAML between ``---`` lines, TOML between ``+++``), HTML tags and template
+tags. A field with words in it is a unit headed by its key ("location: City Hall" is the
+unit "City Hall" under "location"); a field that is a file name, a switch or a style is
+not. Tags are blanked where they stand (so every offset still points into the page) and a
+line of tags alone ends a paragraph, as a blank line does.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+READING = 2  # how pages are cut into units; stored unit vectors are kept per reading
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _UNDERLINE = re.compile(r"^\s*(?:=+|-+)\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)]|[a-z][.)]|\([a-z0-9]{1,3}\))\s+")
@@ -21,6 +30,10 @@ _RULE = re.compile(r"^\s*(?:\|?\s*:?-{3,}:?\s*)+\|?\s*$|^\s*(?:[-*_]\s*){3,}$")
 _BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)([^*_]{2,80})(?:\*\*|__)\s*:?\s*$")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"(\*\*|__|\*|`)")
+_FRONT = re.compile(r"\A\ufeff?(---|\+\+\+)[ \t]*\n(.*?)\n\1[ \t]*(?:\n|\Z)", re.S)
+_FIELD = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*[:=][ \t]*(.*)$")
+_VALUE_ITEM = re.compile(r"^[ \t]*(?:-[ \t]+)?")
+_TAG = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>|\{%.*?%\}", re.S)
 # A sentence ends at . ! ? before a capital, a digit or an opening mark; not after a
 # one-letter initial or the usual abbreviations.
 _END = re.compile(r"(?<=[.!?])[\"”’)\]]*\s+(?=[\"“(\[]?[A-Z0-9À-ÖØ-Þ])")
@@ -41,8 +54,35 @@ class Unit:
 
 
 def clean(text: str) -> str:
-    text = _LINK.sub(r"\1", text)
-    return " ".join(_EMPHASIS.sub("", text).split())
+    text = _LINK.sub(r"\1", _TAG.sub(" ", text))
+    return " ".join(html.unescape(_EMPHASIS.sub("", text)).split())
+
+
+def _blank(match: re.Match[str]) -> str:
+    """A tag as spaces, its line breaks kept: the page's offsets stay as they are."""
+    return re.sub(r"[^\n]", " ", match.group(0))
+
+
+def _fields(content: str) -> tuple[list[Unit], int]:
+    """The units of a page's front matter, and where the page's own text starts."""
+    front = _FRONT.match(content)
+    if not front:
+        return [], 0
+    units: list[Unit] = []
+    key, offset = "", front.start(2)
+    for line in front.group(2).split("\n"):
+        here, offset = offset, offset + len(line) + 1
+        field = _FIELD.match(line) if not line[:1].isspace() else None
+        if field:
+            key = field.group(1).replace("_", " ").replace("-", " ")
+            value, at = field.group(2), here + field.start(2)
+        else:
+            value = _VALUE_ITEM.sub("", line, count=1)  # a list item's or a line's words
+            at = here + len(line) - len(value)
+        text = clean(value.strip().strip("\"'|>"))
+        if " " in text or text[:1].isdigit():  # words or a date, not a file name or a switch
+            units.append(Unit(at, at + len(value), text, key, units[-1].text if units else ""))
+    return units, front.end()
 
 
 def _sentences(text: str, offset: int) -> list[tuple[int, int, str]]:
@@ -60,8 +100,9 @@ def _sentences(text: str, offset: int) -> list[tuple[int, int, str]]:
 @lru_cache(maxsize=256)
 def segment(content: str) -> tuple[Unit, ...]:
     """A document's units in order, each with its heading and the unit before it."""
-    units: list[Unit] = []
-    heading, before = "", ""
+    units, skip = _fields(content)
+    content = re.sub(r"[^\n]", " ", content[:skip]) + _TAG.sub(_blank, content[skip:])
+    heading, before = "", units[-1].text if units else ""
     block: list[tuple[int, str]] = []  # lines of the paragraph or list item being read
 
     def flush() -> None:

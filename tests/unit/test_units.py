@@ -57,3 +57,50 @@ def test_clean_reads_links_and_emphasis_as_text() -> None:
         clean("**Bold** and `code` and [a link](http://x.y)  here")
         == "Bold and code and a link here"
     )
+
+
+PAGE = """---
+layout: hero-image
+title: "Project Nights"
+hero_subtitle: Founded in 2012 as Code for DC, we meet twice a month.
+hero-image: hero-image-events.jpg
+date: 2025-10-24
+tags:
+  - civic tech
+  - open data
+is_active: true
+---
+<div class="cards">
+  <div class="card"><strong>Project channels</strong> Every project has a channel.</div>
+</div>
+{% include calendar.html %}
+Entry is free &amp; open to all. Bring a laptop.
+"""
+
+
+def test_front_matter_fields_with_words_are_units_headed_by_their_key() -> None:
+    units = segment(PAGE)
+    fields = [(u.heading, u.text) for u in units if u.start < PAGE.index("<div")]
+    assert fields == [
+        ("title", "Project Nights"),
+        ("hero subtitle", "Founded in 2012 as Code for DC, we meet twice a month."),
+        ("date", "2025-10-24"),
+        ("tags", "civic tech"),
+        ("tags", "open data"),
+    ]  # a layout, an image file and a switch are no one's words
+    for unit in units[:5]:
+        assert PAGE[unit.start : unit.end].strip('"') == unit.text
+
+
+def test_html_and_template_tags_are_read_as_a_reader_sees_the_page() -> None:
+    body = [u.text for u in segment(PAGE)][5:]
+    assert body == [
+        "Project channels Every project has a channel.",
+        "Entry is free & open to all.",
+        "Bring a laptop.",
+    ]
+
+
+def test_a_page_without_front_matter_keeps_its_rules_and_first_lines() -> None:
+    page = "Intro line.\n\n---\n\nkey: value words here\n"
+    assert [u.text for u in segment(page)] == ["Intro line.", "key: value words here"]

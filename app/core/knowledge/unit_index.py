@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from app.nlp.units import Unit, segment
+from app.nlp.units import READING, Unit, segment
 from app.services.vector_db_service import UNITS, VectorDBService
 
 KEPT_DOCUMENTS = 64  # documents whose unit vectors stay in memory (~300 kB each at most)
@@ -29,7 +29,8 @@ def unit_text(unit: Unit) -> str:
 
 
 def digest(content: str) -> str:
-    return hashlib.sha256(content.encode("utf-8")).hexdigest()[:12]
+    """A document's text as the units were read from it: a new reading is new units."""
+    return hashlib.sha256(f"{READING}\n{content}".encode()).hexdigest()[:12]
 
 
 def unit_ids(document_id: str, content: str, count: int) -> list[str]:
