@@ -34,6 +34,10 @@ from app.mcp.stdio_errors import answering_malformed
 logger = logging.getLogger(__name__)
 
 NAME = "coordbot"
+# Methods the SDK's MCPServer registers whatever the server offers; a registered method is
+# advertised as a capability (the SDK derives capabilities from its handlers), so these are
+# removed: an agent that reads "prompts" in the capabilities expects some.
+NOT_OFFERED = ("prompts/list", "prompts/get")
 INSTRUCTIONS = (
     "The knowledge of one community: its proposals (and their announced results), "
     "documents and a graph of facts. Start with `ask` for questions in plain words; use "
@@ -66,11 +70,15 @@ class CoordBotServer(MCPServer[Any]):
     (no --allow-writes) with the reason, rather than "Unknown tool"; and arguments the
     tool does not take, or of the wrong kind, with what is wrong in plain words (the
     SDK says it in pydantic's, or ignores an argument it does not know: a document
-    imported with a "proposal_id" the tool does not take was silently not attached)."""
+    imported with a "proposal_id" the tool does not take was silently not attached).
+    It offers no prompts, and does not advertise them (see NOT_OFFERED)."""
 
     def __init__(self, *args: Any, allow_writes: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.allow_writes = allow_writes
+        # The SDK has no public way to unregister a method; its handler table is a dict.
+        for method in NOT_OFFERED:
+            self._lowlevel_server._request_handlers.pop(method, None)
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None

@@ -70,6 +70,7 @@ async def test_no_auth_on_loopback(sqlite_community: dict[str, str], tmp_path: P
     with http_server(sqlite_community, tmp_path, "--no-auth", "--allow-writes") as url:
         async with http_client(url, None) as client:
             names = {t.name for t in (await client.list_tools()).tools}
+            assert client.server_capabilities.prompts is None  # none offered, none advertised
         assert {"knowledge_import", "add_fact"} <= names
         assert await _status(url, Origin="http://evil.example") == 403  # still protected
 

@@ -12,7 +12,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from mcp.types import CallToolResult
+import pytest
+from mcp import MCPError
+from mcp.types import METHOD_NOT_FOUND, CallToolResult
 
 from tests.mcp.support import error_text, stdio_client, structured, wire
 
@@ -71,6 +73,19 @@ async def test_tools_schemas_and_annotations(community: dict[str, str], tmp_path
     assert search["status"]["enum"] == ["open", "closed", "cancelled", None]
     assert search["type"]["enum"] == ["multiple_choice", "free_form", None]
     assert tools["get_proposal"].input_schema["required"] == ["proposal_id"]
+
+
+async def test_no_prompts_advertised(sqlite_community: dict[str, str], tmp_path: Path) -> None:
+    """The server offers tools and resources, not prompts: it does not advertise them, and
+    prompts/list is an unknown method rather than an empty promise."""
+    async with stdio_client(sqlite_community, tmp_path) as client:
+        capabilities = client.server_capabilities
+        assert capabilities.prompts is None
+        assert capabilities.tools is not None and capabilities.resources is not None
+        with pytest.raises(MCPError) as refused:
+            await client.list_prompts()
+        assert refused.value.error.code == METHOD_NOT_FOUND
+        assert structured(await client.call_tool("get_proposal", {"proposal_id": 1}))["id"] == 1
 
 
 async def test_read_tools_on_the_seeded_community(
