@@ -27,7 +27,7 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import ValidationError
 
 from app.container import Container
-from app.mcp import tools_knowledge, tools_proposals
+from app.mcp import limits, tools_knowledge, tools_proposals
 from app.mcp.replies import failure
 from app.mcp.stdio_errors import answering_malformed
 
@@ -70,7 +70,8 @@ class CoordBotServer(MCPServer[Any]):
     (no --allow-writes) with the reason, rather than "Unknown tool"; and arguments the
     tool does not take, or of the wrong kind, with what is wrong in plain words (the
     SDK says it in pydantic's, or ignores an argument it does not know: a document
-    imported with a "proposal_id" the tool does not take was silently not attached).
+    imported with a "proposal_id" the tool does not take was silently not attached);
+    and a number outside the range its schema declares, in one sentence (app.mcp.limits).
     It offers no prompts, and does not advertise them (see NOT_OFFERED)."""
 
     def __init__(self, *args: Any, allow_writes: bool, **kwargs: Any) -> None:
@@ -92,6 +93,9 @@ class CoordBotServer(MCPServer[Any]):
             unknown = sorted(set(arguments or {}) - set(taken))
             if unknown:
                 return failure("InvalidArguments", unknown_arguments(name, unknown, taken))
+            outside = limits.broken(tool.parameters, arguments or {})
+            if outside:  # the services' own error type for a value out of range
+                return failure("ValidationError", "; ".join(outside))
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:

@@ -1,9 +1,12 @@
 """knowledge_query / knowledge_import (spec 004), find_facts / add_fact (spec 001) and
 ask_question (spec 000): the parameters, defaults and shapes of the specs, checked by
-the same services (and so with the same messages) as `coordbot query`, `facts ...`.
+the same services (and so with the same messages) as `coordbot query`, `facts ...`,
+except for the ranges and lengths the input schemas publish.
 
-Ranges are published in the input schemas but enforced by the services, so a value out
-of range gets the spec's message (or, where the spec clamps, the clamped result).
+Numeric ranges are declared with ``bounded`` (app.mcp.limits): published in the input
+schemas and enforced from them before a tool runs, so a value out of range is refused
+with one sentence naming the argument and its range, never clamped (spec 001's
+find_facts clamped its limit at 100; an agent would not learn the range from that).
 """
 
 from __future__ import annotations
@@ -15,10 +18,15 @@ from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.container import Container
+from app.core.knowledge.document_service import MAX_TOP_K
 from app.mcp import shapes
+from app.mcp.limits import bounded
 from app.mcp.replies import guarded, read_only, success
+from app.nlp.chunking import MAX_CHUNK, MIN_CHUNK
 
 WRITE_TOOLS = ("knowledge_import", "add_fact")  # served only with --allow-writes
+MAX_FACTS = 100  # find_facts' limit (spec 001)
+MAX_RESULTS = 20  # ask_question's max_results (spec 000)
 
 
 class FactPattern(BaseModel):
@@ -56,11 +64,7 @@ def register(server: MCPServer[Any], container: Container, *, allow_writes: bool
     async def knowledge_query(
         query: Annotated[str, Field(description="Search query")],
         top_k: Annotated[
-            int,
-            Field(
-                description="Number of chunks to return",
-                json_schema_extra={"minimum": 1, "maximum": 100},
-            ),
+            int, bounded("Number of chunks to return", minimum=1, maximum=MAX_TOP_K)
         ] = 5,
         category: Annotated[str | None, Field(description="Filter by category")] = None,
         document_id: Annotated[str | None, Field(description="Filter by document ID")] = None,
@@ -104,11 +108,7 @@ def register(server: MCPServer[Any], container: Container, *, allow_writes: bool
             FactPattern, Field(description="Query parameters - must provide at least one")
         ],
         limit: Annotated[
-            int,
-            Field(
-                description="Maximum number of facts to return",
-                json_schema_extra={"minimum": 1, "maximum": 100},
-            ),
+            int, bounded("Maximum number of facts to return", minimum=1, maximum=MAX_FACTS)
         ] = 10,
     ) -> Annotated[CallToolResult, shapes.FindFactsOut]:
         result = await graph.find_facts(query.model_dump(exclude_unset=True), limit)
@@ -147,10 +147,7 @@ def register(server: MCPServer[Any], container: Container, *, allow_writes: bool
         ] = None,
         max_results: Annotated[
             int,
-            Field(
-                description="Maximum number of relevant pieces to return",
-                json_schema_extra={"minimum": 1, "maximum": 20},
-            ),
+            bounded("Maximum number of relevant pieces to return", minimum=1, maximum=MAX_RESULTS),
         ] = 5,
     ) -> Annotated[CallToolResult, shapes.AskQuestionOut]:
         result = await graph.ask_question(question, context, max_results)
@@ -187,17 +184,14 @@ def register(server: MCPServer[Any], container: Container, *, allow_writes: bool
         source: Annotated[str | None, Field(description="Source URL or file path")] = None,
         category: Annotated[str | None, Field(description="Classification category")] = None,
         chunk_size: Annotated[
-            int,
-            Field(
-                description="Characters per chunk",
-                json_schema_extra={"minimum": 100, "maximum": 10000},
-            ),
+            int, bounded("Characters per chunk", minimum=MIN_CHUNK, maximum=MAX_CHUNK)
         ] = 500,
         chunk_overlap: Annotated[
             int,
-            Field(
-                description="Overlap characters between chunks (less than chunk_size)",
-                json_schema_extra={"minimum": 0},
+            bounded(
+                "Overlap characters between chunks (less than chunk_size)",
+                minimum=0,
+                maximum=MAX_CHUNK - 1,
             ),
         ] = 50,
         # Never mutated (copied below); a literal default shows the spec's {} in the schema.
@@ -234,10 +228,7 @@ def register(server: MCPServer[Any], container: Container, *, allow_writes: bool
         subject: Annotated[str, Field(description="The entity the fact is about")],
         predicate: Annotated[str, Field(description="The relationship, e.g. 'manages'")],
         object: Annotated[str, Field(description="What the subject is related to")],
-        confidence: Annotated[
-            float,
-            Field(description="How sure (0 to 1)", json_schema_extra={"minimum": 0, "maximum": 1}),
-        ] = 1.0,
+        confidence: Annotated[float, bounded("How sure (0 to 1)", minimum=0, maximum=1)] = 1.0,
     ) -> Annotated[CallToolResult, shapes.StoredFactOut]:
         stored = await graph.store_fact(subject, predicate, object, confidence)
         fact = stored.fact

@@ -21,6 +21,7 @@ from app.core.proposals.proposal_catalog import MAX_PAGE, public_fields, public_
 from app.domain.errors import NotFoundError, ValidationError
 from app.domain.models import Proposal, ProposalStatus, ProposalType
 from app.mcp import shapes
+from app.mcp.limits import bounded
 from app.mcp.replies import NOTICE, guarded, read_only, success
 
 STATUSES = tuple(s.value for s in ProposalStatus)
@@ -119,13 +120,7 @@ def register(server: MCPServer[Any], container: Container) -> None:
         proposer: Annotated[
             str | None, Field(description="The proposer's username or first name")
         ] = None,
-        limit: Annotated[
-            int,
-            Field(
-                description="Proposals per page",
-                json_schema_extra={"minimum": 1, "maximum": MAX_PAGE},
-            ),
-        ] = 10,
+        limit: Annotated[int, bounded("Proposals per page", minimum=1, maximum=MAX_PAGE)] = 10,
         cursor: Annotated[str | None, Field(description="next_cursor of the previous page")] = None,
     ) -> Annotated[CallToolResult, shapes.SearchProposalsOut]:
         page = await container.catalog.search(
