@@ -1,11 +1,13 @@
-"""Every range a tool publishes in its input schema, and the one check that enforces it.
+"""Every range and length a tool publishes in its input schema, and the one check that
+enforces them.
 
-A tool declares a numeric argument's range with ``bounded``: the range goes into the
-JSON schema an agent reads (``minimum``/``maximum``), and ``broken`` reads it back from
-that same schema before the tool runs, so what is published is what is enforced, for
-every tool alike. A value outside gets one sentence naming the argument and the range
-("top_k must be between 1 and 100", spec 004's wording), never a silently clamped
-result: an agent learns the range from the answer.
+A tool declares a numeric argument's range with ``bounded`` and a string's longest with
+``text``: they go into the JSON schema an agent reads (``minimum``/``maximum``,
+``maxLength``), and ``broken`` reads them back from that same schema before the tool
+runs, so what is published is what is enforced, for every tool alike. A value outside
+gets one sentence naming the argument and the limit ("top_k must be between 1 and 100",
+spec 004's wording; "title must be at most 300 characters (got 301)"), never a silently
+clamped or cut value: an agent learns the limit from the answer.
 
 The services keep their own checks (and messages) for the other front doors.
 """
@@ -22,6 +24,11 @@ def bounded(description: str, *, minimum: int | float, maximum: int | float) -> 
     return Field(
         description=description, json_schema_extra={"minimum": minimum, "maximum": maximum}
     )
+
+
+def text(description: str, *, max_length: int) -> Any:
+    """A string of at most ``max_length`` characters, published in the schema."""
+    return Field(description=description, json_schema_extra={"maxLength": max_length})
 
 
 def broken(schema: dict[str, Any], arguments: dict[str, Any]) -> list[str]:
@@ -44,6 +51,10 @@ def _check(root: dict[str, Any], schema: dict[str, Any], values: Any, prefix: st
         elif isinstance(value, int | float) and not isinstance(value, bool):
             problem = _out_of_range(where, value, prop.get("minimum"), prop.get("maximum"))
             problems += [problem] if problem else []
+        elif isinstance(value, str) and len(value) > prop.get("maxLength", len(value)):
+            problems.append(
+                f"{where} must be at most {prop['maxLength']} characters (got {len(value)})"
+            )
     return problems
 
 

@@ -3,10 +3,12 @@ ask_question (spec 000): the parameters, defaults and shapes of the specs, check
 the same services (and so with the same messages) as `coordbot query`, `facts ...`,
 except for the ranges and lengths the input schemas publish.
 
-Numeric ranges are declared with ``bounded`` (app.mcp.limits): published in the input
-schemas and enforced from them before a tool runs, so a value out of range is refused
-with one sentence naming the argument and its range, never clamped (spec 001's
-find_facts clamped its limit at 100; an agent would not learn the range from that).
+Numeric ranges and string lengths are declared with ``bounded`` and ``text``
+(app.mcp.limits): published in the input schemas and enforced from them before a tool
+runs, so a value out of range is refused with one sentence naming the argument and its
+limit, never clamped or cut (spec 001's find_facts clamped its limit at 100; an agent
+would not learn the range from that). The lengths are the bot's own: its questions,
+the fact graph's names, the documents table's columns, the largest file /add_doc reads.
 """
 
 from __future__ import annotations
@@ -18,15 +20,21 @@ from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.container import Container
-from app.core.knowledge.document_service import MAX_TOP_K
+from app.core.ask.context_service import MAX_QUESTION as MAX_QUERY
+from app.core.graph.graph_import import MAX_ENTITY, MAX_PREDICATE
+from app.core.graph.graph_service import MAX_CONTEXT, MAX_QUESTION
+from app.core.knowledge.document_service import MAX_CATEGORY, MAX_SOURCE, MAX_TITLE, MAX_TOP_K
 from app.mcp import shapes
-from app.mcp.limits import bounded
+from app.mcp.limits import bounded, text
 from app.mcp.replies import guarded, read_only, success
 from app.nlp.chunking import MAX_CHUNK, MIN_CHUNK
+from app.services.text_extraction import MAX_FILE_BYTES
 
 WRITE_TOOLS = ("knowledge_import", "add_fact")  # served only with --allow-writes
 MAX_FACTS = 100  # find_facts' limit (spec 001)
 MAX_RESULTS = 20  # ask_question's max_results (spec 000)
+MAX_CONTENT = MAX_FILE_BYTES  # characters: what /add_doc reads from the largest file it takes
+MAX_ID = 64  # a document id is a UUID (36 characters, 45 as a URN)
 
 
 class FactPattern(BaseModel):
@@ -39,11 +47,15 @@ class FactPattern(BaseModel):
         extra="allow", json_schema_extra={"minProperties": 1, "additionalProperties": False}
     )
 
-    subject: str | None = Field(default=None, description="Find facts about this subject")
-    predicate: str | None = Field(
-        default=None, description="Find facts with this relationship type"
+    subject: Annotated[str | None, text("Find facts about this subject", max_length=MAX_ENTITY)] = (
+        None
     )
-    object: str | None = Field(default=None, description="Find facts pointing to this object")
+    predicate: Annotated[
+        str | None, text("Find facts with this relationship type", max_length=MAX_PREDICATE)
+    ] = None
+    object: Annotated[
+        str | None, text("Find facts pointing to this object", max_length=MAX_ENTITY)
+    ] = None
 
 
 def register(server: MCPServer[Any], container: Container, *, allow_writes: bool) -> None:
@@ -62,12 +74,12 @@ def register(server: MCPServer[Any], container: Container, *, allow_writes: bool
     )
     @guarded
     async def knowledge_query(
-        query: Annotated[str, Field(description="Search query")],
+        query: Annotated[str, text("Search query", max_length=MAX_QUERY)],
         top_k: Annotated[
             int, bounded("Number of chunks to return", minimum=1, maximum=MAX_TOP_K)
         ] = 5,
-        category: Annotated[str | None, Field(description="Filter by category")] = None,
-        document_id: Annotated[str | None, Field(description="Filter by document ID")] = None,
+        category: Annotated[str | None, text("Filter by category", max_length=MAX_CATEGORY)] = None,
+        document_id: Annotated[str | None, text("Filter by document ID", max_length=MAX_ID)] = None,
         include_document_info: Annotated[
             bool, Field(description="Include document metadata")
         ] = True,
@@ -132,17 +144,13 @@ def register(server: MCPServer[Any], container: Container, *, allow_writes: bool
     @guarded
     async def ask_question(
         question: Annotated[
-            str,
-            Field(
-                description="Your question in natural language",
-                json_schema_extra={"maxLength": 500},
-            ),
+            str, text("Your question in natural language", max_length=MAX_QUESTION)
         ],
         context: Annotated[
             str | None,
-            Field(
-                description="Additional context to help answer the question (optional)",
-                json_schema_extra={"maxLength": 500},
+            text(
+                "Additional context to help answer the question (optional)",
+                max_length=MAX_CONTEXT,
             ),
         ] = None,
         max_results: Annotated[
@@ -179,10 +187,14 @@ def register(server: MCPServer[Any], container: Container, *, allow_writes: bool
     )
     @guarded
     async def knowledge_import(
-        title: Annotated[str, Field(description="Document title")],
-        content: Annotated[str, Field(description="Full document content")],
-        source: Annotated[str | None, Field(description="Source URL or file path")] = None,
-        category: Annotated[str | None, Field(description="Classification category")] = None,
+        title: Annotated[str, text("Document title", max_length=MAX_TITLE)],
+        content: Annotated[str, text("Full document content", max_length=MAX_CONTENT)],
+        source: Annotated[
+            str | None, text("Source URL or file path", max_length=MAX_SOURCE)
+        ] = None,
+        category: Annotated[
+            str | None, text("Classification category", max_length=MAX_CATEGORY)
+        ] = None,
         chunk_size: Annotated[
             int, bounded("Characters per chunk", minimum=MIN_CHUNK, maximum=MAX_CHUNK)
         ] = 500,
@@ -225,9 +237,11 @@ def register(server: MCPServer[Any], container: Container, *, allow_writes: bool
     )
     @guarded
     async def add_fact(
-        subject: Annotated[str, Field(description="The entity the fact is about")],
-        predicate: Annotated[str, Field(description="The relationship, e.g. 'manages'")],
-        object: Annotated[str, Field(description="What the subject is related to")],
+        subject: Annotated[str, text("The entity the fact is about", max_length=MAX_ENTITY)],
+        predicate: Annotated[
+            str, text("The relationship, e.g. 'manages'", max_length=MAX_PREDICATE)
+        ],
+        object: Annotated[str, text("What the subject is related to", max_length=MAX_ENTITY)],
         confidence: Annotated[float, bounded("How sure (0 to 1)", minimum=0, maximum=1)] = 1.0,
     ) -> Annotated[CallToolResult, shapes.StoredFactOut]:
         stored = await graph.store_fact(subject, predicate, object, confidence)

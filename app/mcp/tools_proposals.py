@@ -17,10 +17,11 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from app.container import Container
-from app.core.proposals.proposal_catalog import MAX_PAGE, public_fields, public_result
+from app.core.ask.context_service import MAX_QUESTION
+from app.core.proposals.proposal_catalog import MAX_PAGE, MAX_TEXT, public_fields, public_result
 from app.domain.errors import NotFoundError, ValidationError
 from app.domain.models import Proposal, ProposalStatus, ProposalType
-from app.mcp import shapes
+from app.mcp import limits, shapes
 from app.mcp.limits import bounded
 from app.mcp.replies import NOTICE, guarded, read_only, success
 
@@ -28,6 +29,9 @@ STATUSES = tuple(s.value for s in ProposalStatus)
 TYPES = tuple(t.value for t in ProposalType)
 DATE_FIELDS = ("creation", "deadline")
 ASK_PROPOSALS_SHOWN = 50  # ids in an `ask` result; proposals_total says how many matched
+MAX_NAME = 255  # users.first_name; a username is at most 64
+MAX_DATE = 64  # an ISO 8601 date-time with an offset is 32
+MAX_CURSOR = 256  # the cursors this server gives are under 100
 
 
 def _one_of(description: str, values: tuple[str, ...]) -> Any:
@@ -68,9 +72,9 @@ def register(server: MCPServer[Any], container: Container) -> None:
     async def ask(
         question: Annotated[
             str,
-            Field(
-                description="The question in plain words (at most 500 characters)",
-                json_schema_extra={"maxLength": 500},
+            limits.text(
+                f"The question in plain words (at most {MAX_QUESTION} characters)",
+                max_length=MAX_QUESTION,
             ),
         ],
         proposal_id: Annotated[
@@ -108,20 +112,29 @@ def register(server: MCPServer[Any], container: Container) -> None:
     )
     @guarded
     async def search_proposals(
-        text: Annotated[str | None, Field(description="Words the proposals are about")] = None,
+        text: Annotated[
+            str | None, limits.text("Words the proposals are about", max_length=MAX_TEXT)
+        ] = None,
         status: Annotated[str | None, _one_of("Proposal status", STATUSES)] = None,
         type: Annotated[str | None, _one_of("Proposal type", TYPES)] = None,
         date_field: Annotated[
             str | None,
             _one_of("Which date start/end filter: creation (default) or deadline", DATE_FIELDS),
         ] = None,
-        start: Annotated[str | None, Field(description="ISO 8601; the range includes it")] = None,
-        end: Annotated[str | None, Field(description="ISO 8601; the range stops before it")] = None,
+        start: Annotated[
+            str | None, limits.text("ISO 8601; the range includes it", max_length=MAX_DATE)
+        ] = None,
+        end: Annotated[
+            str | None, limits.text("ISO 8601; the range stops before it", max_length=MAX_DATE)
+        ] = None,
         proposer: Annotated[
-            str | None, Field(description="The proposer's username or first name")
+            str | None,
+            limits.text("The proposer's username or first name", max_length=MAX_NAME),
         ] = None,
         limit: Annotated[int, bounded("Proposals per page", minimum=1, maximum=MAX_PAGE)] = 10,
-        cursor: Annotated[str | None, Field(description="next_cursor of the previous page")] = None,
+        cursor: Annotated[
+            str | None, limits.text("next_cursor of the previous page", max_length=MAX_CURSOR)
+        ] = None,
     ) -> Annotated[CallToolResult, shapes.SearchProposalsOut]:
         page = await container.catalog.search(
             status=status,

@@ -68,3 +68,65 @@ async def test_every_numeric_limit_is_published_and_enforced_alike(
         facts = structured(await client.call_tool("find_facts", {**BASE["find_facts"],
                                                                  "limit": 100}))  # fmt: skip
         assert facts["limit"] == 100 and facts["count"] == 2
+
+
+def _strings(schema: dict[str, Any], prefix: str = "") -> dict[str, tuple[list[str], int | None]]:
+    """Every string argument that is not a choice of values, nested ones included: its
+    path in the arguments and its published maxLength."""
+    found: dict[str, tuple[list[str], int | None]] = {}
+    for name, prop in schema["properties"].items():
+        ref = prop.get("$ref", "").removeprefix("#/$defs/")
+        if ref:
+            nested = {**schema["$defs"][ref], "$defs": schema["$defs"]}
+            for inner, (path, most) in _strings(nested, f"{name}.").items():
+                found[inner] = ([name, *path], most)
+            continue
+        kinds = {prop.get("type")} | {p.get("type") for p in prop.get("anyOf", [])}
+        if "string" in kinds and "enum" not in prop:
+            found[f"{prefix}{name}"] = ([name], prop.get("maxLength"))
+    return found
+
+
+def _with(base: dict[str, Any], path: list[str], value: str) -> dict[str, Any]:
+    if len(path) == 1:
+        return {**base, path[0]: value}
+    return {**base, path[0]: _with(base.get(path[0], {}), path[1:], value)}
+
+
+async def test_every_string_has_a_published_and_enforced_length(
+    sqlite_community: dict[str, str], tmp_path: Path
+) -> None:
+    async with stdio_client(sqlite_community, tmp_path, "--allow-writes") as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        lengths = {}
+        for name, tool in tools.items():
+            for argument, (path, most) in _strings(tool.input_schema).items():
+                assert most is not None, f"{name}.{argument} has no maxLength"
+                lengths[f"{name}.{argument}"] = most
+                result = await client.call_tool(name, _with(BASE[name], path, "é" * (most + 1)))
+                assert error_text(result) == (
+                    f"{argument} must be at most {most} characters (got {most + 1})"
+                ), (name, argument)
+                assert result.structured_content is not None
+                assert result.structured_content["error_type"] == "ValidationError"
+        # The bot's own limits: its questions, the fact graph's names, the documents
+        # table's columns, the largest file /add_doc reads, a member's name.
+        assert {k: v for k, v in lengths.items() if v != 500} == {
+            "find_facts.query.subject": 300, "find_facts.query.predicate": 100,
+            "find_facts.query.object": 300, "knowledge_query.category": 100,
+            "knowledge_query.document_id": 64, "knowledge_import.title": 300,
+            "knowledge_import.content": 5 * 1024 * 1024, "knowledge_import.source": 1000,
+            "knowledge_import.category": 100, "add_fact.subject": 300,
+            "add_fact.predicate": 100, "add_fact.object": 300, "search_proposals.start": 64,
+            "search_proposals.end": 64, "search_proposals.proposer": 255,
+            "search_proposals.cursor": 256,
+        }  # fmt: skip
+        assert {k for k, v in lengths.items() if v == 500} == {
+            "ask.question", "ask_question.question", "ask_question.context",
+            "knowledge_query.query", "search_proposals.text",
+        }  # fmt: skip
+        # At the limit, a title is taken whole (it was cut at 300 characters silently).
+        title = "T" * 300
+        imported = structured(await client.call_tool("knowledge_import", {
+            **BASE["knowledge_import"], "title": title}))  # fmt: skip
+        assert imported["title"] == title

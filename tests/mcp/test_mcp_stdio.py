@@ -249,11 +249,11 @@ SPEC_ERRORS = [
     ("find_facts", {"query": {"subject": "x"}, "limit": 1000}, "limit must be between 1 and 100"),
     # spec 000 ask_question
     ("ask_question", {"question": ""}, "Question cannot be empty"),
-    ("ask_question", {"question": "x" * 501}, "The question is too long: at most 500 characters."),
+    ("ask_question", {"question": "x" * 501}, "question must be at most 500 characters (got 501)"),
     (
         "ask_question",
         {"question": "Who is Newton?", "context": "y" * 501},
-        "The context is too long: at most 500 characters.",
+        "context must be at most 500 characters (got 501)",
     ),
     (
         "ask_question",
@@ -271,7 +271,7 @@ SPEC_ERRORS = [
         "Could not extract meaningful terms from the question",
     ),
     # ask, search_proposals, get_proposal
-    ("ask", {"question": "x" * 501}, "That question is 501 characters long; I can take up to 500."),
+    ("ask", {"question": "x" * 501}, "question must be at most 500 characters (got 501)"),
     ("ask", {"question": "what?", "proposal_id": 99}, "Proposal #99 does not exist."),
     ("search_proposals", {"status": "pending"}, "status must be one of open, closed, cancelled"),
     ("search_proposals", {"type": "poll"}, "type must be one of multiple_choice, free_form"),

@@ -35,6 +35,10 @@ logger = logging.getLogger(__name__)
 
 MAX_CHUNKS = 1000
 MAX_TOP_K = 100
+# The documents table's columns (app.persistence.knowledge_models).
+MAX_TITLE = 300
+MAX_CATEGORY = 100
+MAX_SOURCE = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +152,7 @@ class DocumentService:
         owner_id: int | None = None,
     ) -> ImportResult:
         validate_import(title, content, chunk_size, chunk_overlap)
-        title = " ".join(title.split())[:300]
+        title = " ".join(title.split())[:MAX_TITLE]
         pieces = chunk_text(content, chunk_size, chunk_overlap)
         if len(pieces) > MAX_CHUNKS:
             raise ValidationError(
@@ -368,7 +372,7 @@ class DocumentService:
             if title is not None:
                 if not title.strip():
                     raise ValidationError("title cannot be empty")
-                row.title = " ".join(title.split())[:300]
+                row.title = " ".join(title.split())[:MAX_TITLE]
             if content is not None:
                 validate_import(row.title, content, row.chunk_size, row.chunk_overlap)
                 pieces = chunk_text(content, row.chunk_size, row.chunk_overlap)
