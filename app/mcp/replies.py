@@ -1,7 +1,8 @@
 """How every tool answers: structured content plus a short text, or an error result.
 
 A rule broken by the caller (a CoordBotError) becomes an ``isError`` result with the
-message the CLI prints and the specs' error shape; anything unexpected is logged with
+message the CLI prints (in the MCP server's words where the bot's name a command:
+app.mcp.wording) and the specs' error shape; anything unexpected is logged with
 a reference the answer repeats, so an operator can find it, and the server carries on.
 Results hold community data (documents, facts, proposals written by members): the
 notice says so, and the text rendering starts with it, so an agent reads them as data.
@@ -19,6 +20,7 @@ from typing import Any, ParamSpec
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
 from app.domain.errors import CoordBotError
+from app.mcp import wording
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +70,7 @@ def guarded(
         try:
             return await tool(*args, **kwargs)
         except CoordBotError as exc:
-            return failure(type(exc).__name__, exc.user_message)
+            return failure(type(exc).__name__, wording.message(exc))
         except Exception:
             reference = uuid.uuid4().hex[:12]
             logger.exception("tool %s failed (reference %s)", tool.__name__, reference)

@@ -24,6 +24,7 @@ from app.domain.models import Proposal, ProposalStatus, ProposalType
 from app.mcp import limits, shapes
 from app.mcp.limits import bounded
 from app.mcp.replies import NOTICE, guarded, read_only, success
+from app.mcp.wording import AGENTS
 
 STATUSES = tuple(s.value for s in ProposalStatus)
 TYPES = tuple(t.value for t in ProposalType)
@@ -86,7 +87,7 @@ def register(server: MCPServer[Any], container: Container) -> None:
                 raise ValidationError("proposal_id must be a positive proposal number")
             await container.proposals.get(proposal_id)  # its own "does not exist" message
             question = f"#{proposal_id} {question}"
-        response = await container.context.handle_intelligent_ask(question)
+        response = await container.context.handle_intelligent_ask(question, pointers=AGENTS)
         body = response.as_dict()
         body["proposals"] = body["proposals"][:ASK_PROPOSALS_SHOWN]
         body["proposals_total"] = len(response.proposals)

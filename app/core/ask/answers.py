@@ -31,10 +31,6 @@ NOT_FOUND = N_(
 NO_ANSWER = N_(
     "Based on the available data, I cannot find an answer to your question in the knowledge base."
 )
-KNOWLEDGE_HINT = N_(
-    "I searched the documents and the knowledge graph. Try other words, ask about "
-    "proposals (/ask which proposals are open?), or browse documents with /view_global_docs."
-)
 TYPE_WORDS = {
     ProposalType.MULTIPLE_CHOICE: N_("multiple-choice"),
     ProposalType.FREE_FORM: N_("free-form"),
@@ -180,11 +176,6 @@ VOTERS_UNSEEN = N_(
     "Votes are anonymous: nobody, admins included, can see who voted for what. "
     "Only the totals are shown, in the results."
 )
-OWN_VOTE = N_(
-    "Your vote is shown to you alone, and I never read votes to answer: send /my_votes "
-    "to see all of yours, or /my_vote <id> for one proposal. Until a proposal's deadline "
-    "you can change your vote by tapping another option."
-)
 
 
 def proposals_lead(
@@ -271,24 +262,6 @@ def proposals_how(
             "How I found this: no filters or topic in the question, so I listed every proposal."
         )
     return tr("How I found this: {steps}.", steps=", ".join(parts))
-
-
-def proposal_hints(found: Sequence[Proposal], tr: Translator) -> str:
-    if not found:
-        return tr("Try /proposals to browse everything, or ask about a topic, a status or a date.")
-    example = found[0].id
-    hint = tr(
-        "To see your own vote on one of these, send /my_vote <id> (e.g. /my_vote {example}).",
-        example=example,
-    )
-    closed = [p.id for p in found if p.status is ProposalStatus.CLOSED]
-    if closed:
-        hint += " " + tr(
-            "For the results of a closed one, send /view_results <id> "
-            "(e.g. /view_results {example}).",
-            example=closed[0],
-        )
-    return hint
 
 
 def _content_forms(text: str) -> set[str]:

@@ -49,6 +49,7 @@ from app.core.ask.multilingual import (
     read_question,
 )
 from app.core.ask.passages import Found, PassageSearch
+from app.core.ask.pointers import MEMBERS, Pointers
 from app.core.ask.proposal_search import ProposalSearch, SearchOutcome, keyword_terms
 from app.core.ask.reading import reading
 from app.core.ask.spelling import Fix, Speller, describe
@@ -78,6 +79,7 @@ FACTS_NAMED = N_("the knowledge graph names what it asks about")
 PROPOSAL_PASSAGES = 3  # a proposal's own passages quoted about it
 SELF = {"me", "i", "my", "myself", "mine"}
 
+NO_PROPOSAL = N_("There is no proposal #{id}. Send /proposals to see them all.")
 # The usage hint; a front door fills in ``limit`` (MAX_QUESTION) in its reader's language.
 HOW_TO_ASK = N_(
     "Ask me anything about this community's proposals, documents and facts, "
@@ -150,11 +152,17 @@ class ContextService:
         return translator(PSEUDO if normalize(language) == PSEUDO else read_in, self.tz)
 
     async def handle_intelligent_ask(
-        self, question: str | None, *, user_id: int | None = None, language: str | None = None
+        self,
+        question: str | None,
+        *,
+        user_id: int | None = None,
+        language: str | None = None,
+        pointers: Pointers = MEMBERS,
     ) -> AskResponse:
         """Answer a question; "#12 ..." (or "12 ..." when proposal 12 exists) asks about
         one proposal and its documents. The answer is written in the question's language
-        (``language``, the asker's, is the hint when the question's words do not tell)."""
+        (``language``, the asker's, is the hint when the question's words do not tell);
+        ``pointers`` say where it sends its reader next (the bot's commands by default)."""
         text = check_question(question)
         read_in = detect_language(text, language)  # the member's language is a hint
         tr = self.writer(read_in, language)
@@ -166,14 +174,11 @@ class ContextService:
             async with self.db.transaction() as session:
                 proposal = await ProposalRepository(session).get_proposal_by_id(proposal_id)
             if proposal is not None:
-                return await self.answer_about_proposal(proposal, rest, text, tr)
+                return await self.answer_about_proposal(proposal, rest, text, tr, pointers)
             if target.re is _TARGET and target.group(1):
-                raise NotFoundError(
-                    "There is no proposal #{id}. Send /proposals to see them all.",
-                    id=proposal_id,
-                )
+                raise NotFoundError(NO_PROPOSAL, id=proposal_id)
         reading, fixes, analysis = await self._read(text, read_in)
-        response = await self._answer(reading, analysis, user_id, tr)
+        response = await self._answer(reading, analysis, user_id, tr, pointers)
         return _corrected(response, text, fixes, tr) if fixes else response
 
     async def _read(self, text: str, read_in: str) -> tuple[str, list[Fix], AskAnalysis]:
@@ -199,7 +204,12 @@ class ContextService:
         return await self.gather(reading, analysis, user_id, self.writer(read_in, language))
 
     async def answer_about_proposal(
-        self, proposal: Proposal, question: str, asked: str, tr: Translator | None = None
+        self,
+        proposal: Proposal,
+        question: str,
+        asked: str,
+        tr: Translator | None = None,
+        pointers: Pointers = MEMBERS,
     ) -> AskResponse:
         """What one proposal and its documents say, about the question if there is one."""
         tr = tr or translator("en", self.tz)
@@ -238,7 +248,8 @@ class ContextService:
                     id=proposal.id,
                 )
             )
-        sections.append(say.proposal_hints([proposal], tr))
+        if (hint := pointers.after([proposal], tr)) is not None:
+            sections.append(hint)
         return AskResponse(
             question=asked,
             intent=INTENT_PROPOSALS,
@@ -379,7 +390,12 @@ class ContextService:
         )  # fmt: skip
 
     async def _answer(
-        self, text: str, analysis: AskAnalysis, user_id: int | None, tr: Translator
+        self,
+        text: str,
+        analysis: AskAnalysis,
+        user_id: int | None,
+        tr: Translator,
+        pointers: Pointers,
     ) -> AskResponse:
         """Search all three sources, then let the fitted decision say which answers."""
         g = await self.gather(text, analysis, user_id, tr)
@@ -388,8 +404,10 @@ class ContextService:
             entries = await self.help.best(text, g.embedding, tr.language)
             return await self.help.answer(text, entries, self.llm, tr.language)
         chosen = decision.decide(g.signals)
-        notice = _vote_notice(text, analysis.language)
-        if notice == say.OWN_VOTE and not (g.outcome.ranked and (g.keywords or g.filters.active)):
+        notice = _vote_notice(text, analysis.language, pointers)
+        if notice == pointers.own_vote and not (
+            g.outcome.ranked and (g.keywords or g.filters.active)
+        ):
             return AskResponse(  # names no proposal found: a list would answer nothing
                 question=text, intent=INTENT_PROPOSALS, answer=tr(notice),
                 filters=g.filters,
@@ -415,7 +433,7 @@ class ContextService:
         if listed:
             return self._proposals(
                 text, g.filters, g.keywords, g.outcome, passages, g.notes,
-                _why_proposals(g), tr, notice, detail,
+                _why_proposals(g), tr, pointers, notice, detail,
             )  # fmt: skip
         if chosen.source == "facts" and g.facts is not None and g.facts.relevant_facts:
             return await knowledge_answers.facts(text, g.facts, passages, llm, tr, FACTS_NAMED)
@@ -426,12 +444,12 @@ class ContextService:
             none = replace(g.outcome, ranked=[], total=0, by_words=0, by_meaning=0)
             return self._proposals(
                 text, g.filters, g.keywords, none, passages, g.notes,
-                _why_proposals(g, listed=False), tr,
+                _why_proposals(g, listed=False), tr, pointers,
             )  # fmt: skip
         return AskResponse(
             question=text,
             intent=chosen.intent,
-            answer="\n\n".join([tr(say.NO_ANSWER), tr(say.KNOWLEDGE_HINT)]),
+            answer="\n\n".join([tr(say.NO_ANSWER), tr(pointers.elsewhere)]),
             content_keywords=analysis.content_keywords,
         )
 
@@ -445,6 +463,7 @@ class ContextService:
         notes: list[str],
         why: str,
         tr: Translator,
+        pointers: Pointers,
         notice: str | None = None,
         detail: str | None = None,
     ) -> AskResponse:
@@ -468,7 +487,8 @@ class ContextService:
         )  # fmt: skip
         because = tr("I answered from proposals because {why}.", why=tr(why))
         sections.append(" ".join([how, because, *notes]))
-        sections.append(say.proposal_hints(found, tr))
+        if (hint := pointers.after(found, tr)) is not None:
+            sections.append(hint)
         return AskResponse(
             question=text,
             intent=INTENT_PROPOSALS,
@@ -518,12 +538,12 @@ def _detail(g: Gathered, question: str, tr: Translator) -> str | None:
     return say.proposal_detail(best, question, options)
 
 
-def _vote_notice(question: str, language: str) -> str | None:
+def _vote_notice(question: str, language: str, pointers: Pointers = MEMBERS) -> str | None:
     """The privacy rule a question about votes is answered with first (who cast them,
-    or the asker's own), or None when it asks about no vote."""
+    or the asker's own, in the words of ``pointers``), or None when it asks about no vote."""
     if asks_who_voted(question, language):
         return say.VOTERS_UNSEEN
-    return say.OWN_VOTE if asks_own_vote(question) else None
+    return pointers.own_vote if asks_own_vote(question) else None
 
 
 def _why_proposals(g: Gathered, listed: bool = True) -> str:

@@ -19,6 +19,7 @@ from app.domain.interfaces import (
     ProposalIndexer,
     ProposalPublisher,
 )
+from app.domain.messages import N_
 from app.domain.models import Page, Proposal, ProposalDraft, ProposalStatus, ProposalType, User
 from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository
@@ -42,11 +43,13 @@ class CreatedProposal:
     posted: bool
 
 
+NOT_FOUND = N_(
+    "Proposal #{id} does not exist. Use /proposals to see the list, or /ask to search for one."
+)
+
+
 def not_found(proposal_id: int) -> NotFoundError:
-    return NotFoundError(
-        "Proposal #{id} does not exist. Use /proposals to see the list, or /ask to search for one.",
-        id=proposal_id,
-    )
+    return NotFoundError(NOT_FOUND, id=proposal_id)
 
 
 class ProposalService:
