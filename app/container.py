@@ -182,7 +182,7 @@ class Container:
         )
         # Proposals as any reader may see them (the MCP server's proposal tools).
         self.catalog = ProposalCatalog(
-            self.db, self.context.search, self.vectors.embed, self.documents
+            self.db, self.context.search, self.vectors.embed, self.documents, self.clock
         )
 
     def theme_summarizer(self) -> ThemeSummarizer:

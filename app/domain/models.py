@@ -73,6 +73,12 @@ class Proposal:
     def accepts_votes_at(self, now: datetime) -> bool:
         return self.status is ProposalStatus.OPEN and now < self.deadline_at
 
+    def awaits_close_at(self, now: datetime) -> bool:
+        """Open in the database, but its deadline has passed: nobody can vote or send an
+        idea any more, and the close (the bot's deadline job, which announces the result)
+        has not run yet, as when no bot process is running."""
+        return self.status is ProposalStatus.OPEN and now >= self.deadline_at
+
 
 @dataclass(frozen=True, slots=True)
 class Submission:

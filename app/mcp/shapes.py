@@ -147,12 +147,18 @@ class AskOut(Shape):
 # -- proposals -----------------------------------------------------------------------
 
 
+STATUS = (
+    "open (taking votes or ideas), voting_ended (the deadline has passed; the result is "
+    "not yet published), closed or cancelled"
+)
+
+
 class ProposalOut(Item):
     id: int
     title: str
     description: str
     type: str
-    status: str
+    status: str = Field(description=STATUS)
     options: list[str]
     proposer: str | None = Field(description="The proposer's public name.")
     created_at: str
@@ -181,7 +187,7 @@ class ProposalDetailOut(Shape):
     title: str
     description: str
     type: str
-    status: str
+    status: str = Field(description=STATUS)
     options: list[str]
     proposer: str | None
     created_at: str

@@ -9,6 +9,7 @@ which idea; the services below never hand those out.
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
@@ -18,7 +19,13 @@ from pydantic import Field
 
 from app.container import Container
 from app.core.ask.context_service import MAX_QUESTION
-from app.core.proposals.proposal_catalog import MAX_PAGE, MAX_TEXT, public_fields, public_result
+from app.core.proposals.proposal_catalog import (
+    MAX_PAGE,
+    MAX_TEXT,
+    VOTING_ENDED,
+    public_fields,
+    public_result,
+)
 from app.domain.errors import NotFoundError, ValidationError
 from app.domain.models import Proposal, ProposalStatus, ProposalType
 from app.mcp import limits, shapes
@@ -40,18 +47,20 @@ def _one_of(description: str, values: tuple[str, ...]) -> Any:
     return Field(description=description, json_schema_extra={"enum": [*values, None]})
 
 
-def _summary(proposal: Proposal) -> dict[str, Any]:
-    fields = public_fields(proposal)
+def _summary(proposal: Proposal, now: datetime) -> dict[str, Any]:
+    fields = public_fields(proposal, now)
     result = public_result(proposal)
     fields["outcome"] = result["outcome"] if result else None
     return fields
 
 
 def _line(p: dict[str, Any]) -> str:
-    outcome = f", outcome: {p['outcome']}" if p.get("outcome") else ""
-    return (
-        f"#{p['id']} “{p['title']}” ({p['type']}, {p['status']}, deadline {p['deadline']}{outcome})"
-    )
+    if p["status"] == VOTING_ENDED:
+        state = f"voting ended {p['deadline']}, results not yet published"
+    else:
+        outcome = f", outcome: {p['outcome']}" if p.get("outcome") else ""
+        state = f"{p['status']}, deadline {p['deadline']}{outcome}"
+    return f"#{p['id']} “{p['title']}” ({p['type']}, {state})"
 
 
 def register(server: MCPServer[Any], container: Container) -> None:
@@ -116,7 +125,15 @@ def register(server: MCPServer[Any], container: Container) -> None:
         text: Annotated[
             str | None, limits.text("Words the proposals are about", max_length=MAX_TEXT)
         ] = None,
-        status: Annotated[str | None, _one_of("Proposal status", STATUSES)] = None,
+        status: Annotated[
+            str | None,
+            _one_of(
+                "Proposal status; open: still taking votes or ideas (one whose deadline has "
+                f"passed before its result was published shows as {VOTING_ENDED}, and is "
+                "neither open nor closed)",
+                STATUSES,
+            ),
+        ] = None,
         type: Annotated[str | None, _one_of("Proposal type", TYPES)] = None,
         date_field: Annotated[
             str | None,
@@ -148,7 +165,7 @@ def register(server: MCPServer[Any], container: Container) -> None:
             limit=limit,
             cursor=cursor,
         )
-        items = [_summary(p) for p in page.proposals]
+        items = [_summary(p, page.as_of) for p in page.proposals]
         body = {
             "proposals": items,
             "total": page.total,

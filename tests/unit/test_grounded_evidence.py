@@ -9,7 +9,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from app.core.ask import grounded, sentences
-from app.core.ask.models import DocumentHit
+from app.core.ask.models import AskFilters, DocumentHit
 from app.domain.models import Proposal, ProposalStatus, ProposalType
 from app.i18n import translator
 from app.nlp.units import segment
@@ -58,6 +58,7 @@ def _gathered(
     contents = pages if pages is not None else {h.document_id: h.content for h in hits}
     return SimpleNamespace(
         best=best,
+        filters=AskFilters(),  # no clock: every proposal reads as its status says
         found=SimpleNamespace(hits=hits, contents=contents),
         outcome=SimpleNamespace(proposals=[_proposal(n) for n in range(1, 6)]),
         facts=SimpleNamespace(relevant_facts=[SimpleNamespace(fact=_fact(n)) for n in range(5)]),

@@ -3,7 +3,7 @@ with nothing from a stored tally beyond totals and themes."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from app.core.proposals.proposal_catalog import public_fields, public_result
 from app.domain.models import Proposal, ProposalStatus, ProposalType, User
@@ -44,9 +44,21 @@ def test_no_result_while_open_or_when_cancelled() -> None:
 
 
 def test_public_fields_name_the_proposer_but_never_an_id() -> None:
-    fields = public_fields(_proposal(ProposalStatus.OPEN))
+    fields = public_fields(_proposal(ProposalStatus.OPEN), WHEN)
     assert fields["proposer"] == "@alice"
     assert "555001" not in str(fields) and "proposer_id" not in fields
-    nameless = public_fields(_proposal(ProposalStatus.OPEN, proposer=User(telegram_id=555_001)))
+    nameless = public_fields(
+        _proposal(ProposalStatus.OPEN, proposer=User(telegram_id=555_001)), WHEN
+    )
     assert nameless["proposer"] is None  # "user 555001" would give the id away
     assert fields["created_at"] == "2026-05-01T10:00:00Z"
+
+
+def test_an_open_proposal_past_its_deadline_is_shown_as_ended() -> None:
+    before, after = WHEN - timedelta(seconds=1), WHEN  # voting stops at the deadline
+    assert public_fields(_proposal(ProposalStatus.OPEN), before)["status"] == "open"
+    assert public_fields(_proposal(ProposalStatus.OPEN), after)["status"] == "voting_ended"
+    assert public_result(_proposal(ProposalStatus.OPEN)) is None  # nothing is published
+    assert public_fields(_proposal(ProposalStatus.CLOSED), after)["status"] == "closed"
+    cancelled = _proposal(ProposalStatus.CANCELLED)
+    assert public_fields(cancelled, after)["status"] == "cancelled"

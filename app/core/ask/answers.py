@@ -144,8 +144,14 @@ def describe_filters(filters: AskFilters, tr: Translator, count: int = 2, about:
     return " ".join(words)
 
 
-def proposal_line(proposal: Proposal, tr: Translator) -> str:
-    if proposal.status is ProposalStatus.OPEN:
+def proposal_line(proposal: Proposal, tr: Translator, now: datetime | None = None) -> str:
+    """One proposal as a line; ``now``: a proposal whose deadline has passed before it
+    was closed is told as ended, not as open until a day in the past."""
+    if now is not None and proposal.awaits_close_at(now):
+        state = tr(
+            "voting ended {day}, results not yet published", day=day(proposal.deadline_at, tr)
+        )
+    elif proposal.status is ProposalStatus.OPEN:
         state = tr("open until {day}", day=day(proposal.deadline_at, tr))
     elif proposal.status is ProposalStatus.CLOSED:
         state = tr("closed {day}", day=day(proposal.deadline_at, tr))
@@ -164,12 +170,12 @@ def proposal_line(proposal: Proposal, tr: Translator) -> str:
     )
 
 
-def proposal_evidence(proposal: Proposal, tr: Translator) -> str:
+def proposal_evidence(proposal: Proposal, tr: Translator, now: datetime | None = None) -> str:
     """What a model may read about a proposal: public facts only. Never votes, voters or
     ideas (a free-form proposal's outcome is only a count)."""
     text = " ".join(proposal.description.split())[:EXCERPT]
     options = f" Options: {', '.join(proposal.options)}." if proposal.options else ""
-    return f"{proposal_line(proposal, tr)}. {text}{options}"
+    return f"{proposal_line(proposal, tr, now)}. {text}{options}"
 
 
 VOTERS_UNSEEN = N_(
@@ -197,8 +203,10 @@ def proposals_lead(
     )
 
 
-def listing(found: Sequence[Proposal], total: int, tr: Translator) -> list[str]:
-    lines = [proposal_line(p, tr) for p in found[:LIST_LIMIT]]
+def listing(
+    found: Sequence[Proposal], total: int, tr: Translator, now: datetime | None = None
+) -> list[str]:
+    lines = [proposal_line(p, tr, now) for p in found[:LIST_LIMIT]]
     if total > len(lines):
         lines.append(
             tr(

@@ -213,6 +213,7 @@ class ContextService:
     ) -> AskResponse:
         """What one proposal and its documents say, about the question if there is one."""
         tr = tr or translator("en", self.tz)
+        now = self.clock.now()
         query = question or proposal.title
         embedding = await self._embed(query)
         found = await self.passage_search.search(query, embedding, proposal_id=proposal.id)
@@ -221,12 +222,12 @@ class ContextService:
         context = AnswerContext(
             question=asked,
             lead=lead,
-            evidence=[say.proposal_evidence(proposal, self._english)]
+            evidence=[say.proposal_evidence(proposal, self._english, now)]
             + [f"From “{h.title}”: {' '.join(h.content.split())}" for h in hits],
             cited_ids=frozenset({proposal.id}),
             language=tr.language,
         )
-        sections = [await self.llm.write_lead(context), say.proposal_line(proposal, tr)]
+        sections = [await self.llm.write_lead(context), say.proposal_line(proposal, tr, now)]
         if proposal.options:
             sections[-1] += "\n" + say.options_line(proposal, tr)
         if hits:
@@ -273,7 +274,9 @@ class ContextService:
     ) -> tuple[AskFilters, list[str]]:
         """The analysis' filters made concrete; notes say what could not be used."""
         notes: list[str] = []
-        filters = AskFilters(status=analysis.status, proposal_type=analysis.proposal_type)
+        filters = AskFilters(
+            status=analysis.status, proposal_type=analysis.proposal_type, now=self.clock.now()
+        )
         if analysis.date_phrase:
             phrase, towards = analysis.date_phrase, direction(question, analysis)
             english = english_phrase(phrase, analysis.language)
@@ -325,7 +328,7 @@ class ContextService:
         filters, notes = (
             await self._filters(text, analysis, user_id, tr)
             if about_proposals
-            else (AskFilters(), [])
+            else (AskFilters(now=self.clock.now()), [])
         )
         topic = analysis.content_keywords or ""
         if analysis.proposer and filters.proposer_id is None and notes:
@@ -478,7 +481,7 @@ class ContextService:
         if notice:  # privacy: a vote is seen by its voter only
             sections.insert(0, tr(notice))
         if found:
-            sections.append("\n".join(say.listing(found, outcome.total, tr)))
+            sections.append("\n".join(say.listing(found, outcome.total, tr, filters.now)))
         if related:
             sections.append(say.related_documents(related[:2], tr))
         how = say.proposals_how(

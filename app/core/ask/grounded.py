@@ -75,7 +75,10 @@ def offered(
     answers."""
     documents = _documents(g)
     proposals = [
-        Offered(EvidenceItem(f"P{p.id}", "proposals", say.proposal_evidence(p, english)), p)
+        Offered(
+            EvidenceItem(f"P{p.id}", "proposals", say.proposal_evidence(p, english, g.filters.now)),
+            p,
+        )
         for p in g.outcome.proposals[:PROPOSALS_OFFERED]
     ]
     facts = [
@@ -225,7 +228,7 @@ def compose(
     if docs:
         sections.append(_quoted(docs, g.best, tr))
     if proposals:
-        sections.append("\n".join(say.listing(proposals, len(proposals), tr)))
+        sections.append("\n".join(say.listing(proposals, len(proposals), tr, g.filters.now)))
     if facts:  # those it cites, then the next best, as many as the offline answer lists
         found = [s.fact for s in (g.facts.relevant_facts if g.facts else [])]
         listed = [*facts, *(f for f in found if f not in facts)][: max(FACTS_LISTED, len(facts))]

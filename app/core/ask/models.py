@@ -28,6 +28,7 @@ class AskFilters:
     end: datetime | None = None
     proposer_id: int | None = None
     proposer_name: str | None = None  # as it is shown ("@alice"), when filtered by
+    now: datetime | None = None  # when the filters are applied: "open" is open then
 
     @property
     def has_range(self) -> bool:
@@ -51,6 +52,7 @@ class AskFilters:
             "date_range": bounds if self.date_field == DEADLINE else None,
             "creation_date_range": bounds if self.date_field == CREATION else None,
             "proposer_id": self.proposer_id,
+            "open_at": self.now,
         }
 
     def as_dict(self) -> dict[str, Any]:

@@ -6,6 +6,10 @@ filters and the word-and-meaning search /ask uses (ProposalSearch), nothing part
 while a proposal is open, and only public fields. Votes, who voted, what anyone chose
 and who sent which idea never leave this module: a closed free-form proposal shows its
 themes and counts, not its submissions.
+
+A proposal whose deadline passed while no bot process ran to close it is shown as it
+is, VOTING_ENDED (nobody can vote, no result is out), and is not listed as open.
+Closing it is the bot's job, which announces the result; a reader changes nothing.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import base64
 import hashlib
 import json
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -25,12 +29,14 @@ from app.core.ask.proposal_search import ProposalSearch, keyword_terms
 from app.core.closing.themes import fold_small_themes
 from app.core.knowledge.document_service import DocumentService
 from app.core.proposals.proposal_service import not_found
+from app.domain.clock import Clock
 from app.domain.errors import NotFoundError, ValidationError
 from app.domain.models import Proposal, ProposalStatus, ProposalType
 from app.persistence.database import Database
 from app.persistence.repositories.proposals import ProposalRepository
 from app.persistence.repositories.users import UserRepository
 
+VOTING_ENDED = "voting_ended"  # the status shown for an open proposal past its deadline
 DEFAULT_PAGE = 10
 MAX_PAGE = 50
 MAX_TEXT = 500
@@ -45,9 +51,16 @@ class ProposalPage:
     total: int
     next_cursor: str | None
     limit: int
+    as_of: datetime  # when the page was read: "open" means open then
 
 
-def public_fields(proposal: Proposal) -> dict[str, Any]:
+def public_status(proposal: Proposal, now: datetime) -> str:
+    """The proposal's status as it stands at ``now``: VOTING_ENDED for one still open in
+    the database whose deadline has passed (its close has not run yet)."""
+    return VOTING_ENDED if proposal.awaits_close_at(now) else proposal.status.value
+
+
+def public_fields(proposal: Proposal, now: datetime) -> dict[str, Any]:
     """What the channel post shows: no ids of people, no votes."""
     who = proposal.proposer
     named = who is not None and bool(who.username or who.first_name or who.last_name)
@@ -56,7 +69,7 @@ def public_fields(proposal: Proposal) -> dict[str, Any]:
         "title": proposal.title,
         "description": proposal.description,
         "type": proposal.proposal_type.value,
-        "status": proposal.status.value,
+        "status": public_status(proposal, now),
         "options": list(proposal.options),
         "proposer": who.display_name if who is not None and named else None,
         "created_at": _iso(proposal.created_at),
@@ -106,7 +119,9 @@ class ProposalCatalog:
         search: ProposalSearch,
         embed: Callable[[list[str]], Awaitable[np.ndarray]],
         documents: DocumentService,
+        clock: Clock,
     ) -> None:
+        self.clock = clock
         self.db = db
         self.search_engine = search
         self.embed = embed
@@ -134,7 +149,9 @@ class ProposalCatalog:
         words = " ".join((text or "").split())
         if len(words) > MAX_TEXT:
             raise ValidationError(f"text is too long: at most {MAX_TEXT} characters")
+        now = self.clock.now()
         filters = await self._filters(status, proposal_type, date_field, start, end, proposer)
+        filters = replace(filters, now=now)
         fingerprint = _fingerprint(filters, words)
         offset = _read_cursor(cursor, fingerprint)
         terms = keyword_terms(words)
@@ -160,7 +177,8 @@ class ProposalCatalog:
                 total = await repo.count_proposals_by_dynamic_criteria(**filters.sql())
         following = offset + len(found)
         more = following < total and len(found) == size
-        return ProposalPage(found, total, _cursor(following, fingerprint) if more else None, size)
+        cursor_out = _cursor(following, fingerprint) if more else None
+        return ProposalPage(found, total, cursor_out, size, now)
 
     async def view(self, proposal_id: int) -> dict[str, Any]:
         """One proposal's public fields, its documents, and its result once closed."""
@@ -172,7 +190,7 @@ class ProposalCatalog:
             proposal_id=proposal_id, page_size=MAX_DOCUMENTS
         )
         return {
-            **public_fields(proposal),
+            **public_fields(proposal, self.clock.now()),
             "documents": [
                 {
                     "document_id": d.id,

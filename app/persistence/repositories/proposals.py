@@ -82,12 +82,17 @@ def criteria_condition(
     creation_date_range: tuple[datetime | None, datetime | None] | None = None,
     proposer_id: int | None = None,
     ids: Sequence[int] | None = None,
+    open_at: datetime | None = None,
 ) -> ColumnElement[bool] | None:
     """The WHERE clause /ask's filters become (None: no filter); ranges are half-open
-    [start, end). One condition, so other queries (the lexical index's) apply it too."""
+    [start, end). One condition, so other queries (the lexical index's) apply it too.
+    ``open_at``: with status open, only proposals still taking votes at that moment (one
+    whose deadline passed is not open, even before the deadline job closes it)."""
     parts: list[ColumnElement[bool]] = []
     if status is not None:
         parts.append(ProposalRow.status == status.value)
+    if status is ProposalStatus.OPEN and open_at is not None:
+        parts.append(ProposalRow.deadline_at > open_at)
     if proposal_type is not None:
         parts.append(ProposalRow.proposal_type == proposal_type.value)
     if proposer_id is not None:
@@ -232,6 +237,7 @@ class ProposalRepository:
         creation_date_range: tuple[datetime | None, datetime | None] | None = None,
         proposer_id: int | None = None,
         ids: Sequence[int] | None = None,
+        open_at: datetime | None = None,
         soonest_deadline_first: bool = False,
         limit: int | None = None,
         offset: int = 0,
@@ -247,6 +253,7 @@ class ProposalRepository:
             creation_date_range=creation_date_range,
             proposer_id=proposer_id,
             ids=ids,
+            open_at=open_at,
         )
         order = (
             (ProposalRow.deadline_at, ProposalRow.id)
