@@ -100,6 +100,19 @@ def http_server(env: dict[str, str], cwd: Path, *args: str) -> Iterator[str]:
     assert proc.returncode == 0, (cwd / log.name).read_text()[-2000:]
 
 
+class Recording:
+    """Calls tools on ``client`` and keeps every result, for ``wire`` to search."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.seen: list[Any] = []
+
+    async def __call__(self, name: str, arguments: dict[str, Any]) -> CallToolResult:
+        result = await self.client.call_tool(name, arguments)
+        self.seen.append(result)
+        return result
+
+
 def structured(result: CallToolResult) -> dict[str, Any]:
     assert not result.is_error, result.content
     assert result.structured_content is not None

@@ -6,11 +6,8 @@ is the bot's job: it announces the result)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from mcp.types import CallToolResult
-
-from tests.mcp.support import stdio_client, structured, wire
+from tests.mcp.support import Recording, stdio_client, structured, wire
 
 ENDED = 5  # tests/mcp/conftest.py: ended_community
 
@@ -18,14 +15,9 @@ ENDED = 5  # tests/mcp/conftest.py: ended_community
 async def test_a_passed_deadline_is_never_shown_as_open(
     ended_community: dict[str, str], tmp_path: Path
 ) -> None:
-    seen: list[Any] = []
-
-    async def call(name: str, arguments: dict[str, Any]) -> CallToolResult:
-        result = await client.call_tool(name, arguments)
-        seen.append(result)
-        return result
-
     async with stdio_client(ended_community, tmp_path) as client:
+        call = Recording(client)
+        seen = call.seen
         every = structured(await call("search_proposals", {}))
         laundry = next(p for p in every["proposals"] if p["id"] == ENDED)
         assert laundry["status"] == "voting_ended"

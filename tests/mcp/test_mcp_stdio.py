@@ -10,13 +10,12 @@ import json
 import re
 import uuid
 from pathlib import Path
-from typing import Any
 
 import pytest
 from mcp import MCPError
-from mcp.types import METHOD_NOT_FOUND, CallToolResult
+from mcp.types import METHOD_NOT_FOUND
 
-from tests.mcp.support import error_text, stdio_client, structured, wire
+from tests.mcp.support import Recording, error_text, stdio_client, structured, wire
 
 READ_TOOLS = {"knowledge_query", "find_facts", "ask_question", "ask", "search_proposals",
               "get_proposal"}  # fmt: skip
@@ -91,14 +90,9 @@ async def test_no_prompts_advertised(sqlite_community: dict[str, str], tmp_path:
 async def test_read_tools_on_the_seeded_community(
     community: dict[str, str], tmp_path: Path
 ) -> None:
-    seen: list[Any] = []
-
-    async def call(name: str, arguments: dict[str, Any]) -> CallToolResult:
-        result = await client.call_tool(name, arguments)
-        seen.append(result)
-        return result
-
     async with stdio_client(community, tmp_path) as client:
+        call = Recording(client)
+        seen = call.seen
         # knowledge_query (spec 004)
         found = structured(await call("knowledge_query", {"query": "where do visitors park?"}))
         assert set(found) == {"results", "total", "notice"}

@@ -7,11 +7,8 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
-from mcp.types import CallToolResult
-
-from tests.mcp.support import error_text, stdio_client, structured, wire
+from tests.mcp.support import Recording, error_text, stdio_client, structured, wire
 
 TELEGRAM = re.compile(r"(?<![\w/])/[a-z_]+\b|\btap(ping)?\b|\bbuttons?\b", re.I)
 
@@ -19,14 +16,9 @@ TELEGRAM = re.compile(r"(?<![\w/])/[a-z_]+\b|\btap(ping)?\b|\bbuttons?\b", re.I)
 async def test_answers_and_errors_name_tools_not_commands(
     sqlite_community: dict[str, str], tmp_path: Path
 ) -> None:
-    seen: list[Any] = []
-
-    async def call(name: str, arguments: dict[str, Any]) -> CallToolResult:
-        result = await client.call_tool(name, arguments)
-        seen.append(result)
-        return result
-
     async with stdio_client(sqlite_community, tmp_path, "--allow-writes") as client:
+        call = Recording(client)
+        seen = call.seen
         closed = structured(await call("ask", {"question": "which proposals are closed?"}))
         assert closed["answer"].endswith(
             "For the results of a closed one, call get_proposal with its id (e.g. proposal_id 1)."
