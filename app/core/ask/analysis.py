@@ -33,7 +33,6 @@ class AskAnalysis:
     date_field: str | None = None  # "creation" | "deadline"
     proposer: str | None = None
     language: str = "en"  # the catalog name of the question's language
-    names: tuple[str, ...] = ()  # the community's names read whole ("open data"): phrases.py
 
 
 PROPOSAL_WORDS = re.compile(

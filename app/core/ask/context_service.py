@@ -186,12 +186,11 @@ class ContextService:
         and topic. A configured model does not read it: its topics and filters listed
         worse than the rules', and its cue beside theirs changed no answer on the
         held-out communities while costing a model call (bench/ask_model.py)."""
-        reading, fixes, names = text, list[Fix](), list[str]()
+        reading, fixes = text, list[Fix]()
         if read_in == SOURCE_LANGUAGE:  # typos are read against English and our own words
             reading, fixes = await self.spelling.correct(text)  # "evnts" -> "events"
-            names = await self.spelling.names_in(reading)  # "open data": no status
         marked = await mark_members(reading, self.db)  # "from sofia": a member, a proposer
-        return reading, fixes, read_question(marked, read_in, names)
+        return reading, fixes, read_question(marked, read_in)
 
     async def inspect(
         self, question: str, *, user_id: int | None = None, language: str | None = None
@@ -333,7 +332,7 @@ class ContextService:
         topic = analysis.content_keywords or ""
         if analysis.proposer and filters.proposer_id is None and notes:
             topic = f"{topic} {analysis.proposer}"
-        keywords = " ".join(keyword_terms(topic, analysis.names)) or None
+        keywords = " ".join(keyword_terms(topic)) or None
         # Two embeddings in one model call: the question's, which passages, sentences,
         # facts and the reading of its form (reading.py) are compared with, and the
         # topic's, which proposals are (short topics embed poorly inside a sentence about
@@ -349,7 +348,6 @@ class ContextService:
                 topic_vector,
                 language=analysis.language,
                 question=embedding,
-                names=analysis.names,
             ),
             self.passage_search.search(text, embedding),
             self.fact_search.search(text, embedding),

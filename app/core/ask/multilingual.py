@@ -13,7 +13,6 @@ English questions go to ``app.core.ask.analysis``, which knows many more forms.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
 
@@ -27,7 +26,6 @@ from app.core.ask.analysis import (
     first_match,
 )
 from app.core.ask.cues import Cues, load
-from app.core.ask.phrases import hold, restore
 from app.domain.models import ProposalStatus, ProposalType
 from app.nlp.date_extract import counts_ahead, extract_date_phrase
 from app.nlp.date_lexicon import from_now_until, to_english
@@ -175,15 +173,8 @@ def _intent(rules: _Compiled, text: str, for_proposals: bool) -> str:
     return INTENT_DOCS
 
 
-def read_question(question: str, language: str = "en", names: Sequence[str] = ()) -> AskAnalysis:
-    """The offline reading of a question in ``language``; never raises. ``names`` are the
-    community's names that hold a filter word ("Open Tuesday"): each is read as one
-    topic word, never as a filter (app/core/ask/phrases.py)."""
-    held_question, held = hold(question, names)
-    return restore(_read(held_question, language), held)
-
-
-def _read(question: str, language: str) -> AskAnalysis:
+def read_question(question: str, language: str = "en") -> AskAnalysis:
+    """The offline reading of a question in ``language``; never raises."""
     rules = _compiled(language)
     if rules is None:
         return deadline_window(analyze_question(question))

@@ -62,14 +62,12 @@ class SearchOutcome:
         return [r.proposal for r in self.ranked]
 
 
-def keyword_terms(keywords: str | None, names: Collection[str] = ()) -> list[str]:
-    """The search words of the keywords, lower-cased, without filler and duplicates; the
-    words of ``names`` (the community's, read whole: "open data") are no filler."""
+def keyword_terms(keywords: str | None) -> list[str]:
+    """The search words of the keywords, lower-cased, without filler and duplicates."""
     if not keywords:
         return []
     words = [w.casefold() for w in _WORD.findall(keywords)]
-    own = {w.casefold() for name in names for w in _WORD.findall(name)}
-    kept = [w for w in words if (w not in STOP_WORDS or w in own) and len(w) > 1]
+    kept = [w for w in words if w not in STOP_WORDS and len(w) > 1]
     return list(dict.fromkeys(kept))
 
 
@@ -97,13 +95,12 @@ class ProposalSearch:
         language: str = "en",
         cut: proposal_cut.Cut | None = None,
         question: np.ndarray | None = None,
-        names: Collection[str] = (),
     ) -> SearchOutcome:
         """The proposals inside ``filters`` that the topic ``keywords`` asks for, best
         first. ``embedding`` is the topic's, ``question`` the whole question's (the cut
         reads both); ``language`` the question's (meaning is not used in a language the
-        embedding model does not read); ``names`` the community's names the topic holds."""
-        words = keyword_terms(keywords, names)
+        embedding model does not read)."""
+        words = keyword_terms(keywords)
         if not words:
             return await self._filtered(filters)
         meaning = self._means_in(language)

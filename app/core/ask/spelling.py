@@ -34,7 +34,6 @@ from functools import lru_cache
 from importlib import resources
 
 from app.core.ask.analysis import STOP_WORDS
-from app.core.ask.phrases import filter_words, name_pairs, names_in
 from app.core.graph.proposal_facts import SOURCE_PREFIX
 from app.i18n import Translator
 from app.nlp.date_typos import VOCABULARY as DATE_WORDS
@@ -142,8 +141,6 @@ class Lexicon:
         # words the community mentions: a date says nothing about what a question is about.
         counts.update({w: 1 for w in DATE_WORDS if w not in counts})
         self.language = language
-        # the names that hold a filter word: "open data", "Open Tuesday" (phrases.py)
-        self.names = name_pairs(texts, filter_words(counts), frozenset(own), language)
         self.terms = frozenset(terms)  # as the lexical index reads them (app/nlp/lexical.py)
         self.counts = counts
         self.index: dict[str, list[str]] = {}
@@ -162,11 +159,6 @@ class Lexicon:
                 break
             unseen -= set(lexical_terms(text, self.language))
         return len(unseen) / len(asked) if asked else 0.0
-
-    def names_in(self, question: str) -> list[str]:
-        """The question's pairs of words that the community writes as a name and that hold
-        a filter word ("open data", "new members": app/core/ask/phrases.py)."""
-        return names_in(question, self.names, self.language)
 
     def known(self, word: str) -> bool:
         return any(f in self.counts or f in model_words() for f in _inflected(word)) or (
@@ -249,10 +241,6 @@ class Speller:
         if _base(language) != _base(self.language):
             return 0.0
         return (await self._current()).unmentioned(question, seen)
-
-    async def names_in(self, question: str) -> list[str]:
-        """The community's names that hold a filter word, as the question writes them."""
-        return (await self._current()).names_in(question)
 
     async def warm(self) -> None:
         """Read the community's words now (at start), not at the first question."""
