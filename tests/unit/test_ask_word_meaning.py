@@ -91,3 +91,31 @@ async def test_each_word_is_embedded_once_and_the_oldest_forgotten(model: Counte
     await meaning.covers("parking", ["bike"])  # five words now: "money" is the oldest
     known = cast(Any, meaning)._known
     assert list(known) == ["budget", "grant", "parking", "bike"]
+
+
+async def test_a_word_forgotten_while_another_question_embeds_is_not_lost(
+    model: Counted,
+) -> None:
+    """Two questions at once: the first finds "money" kept, waits for its other words,
+    and meanwhile the second makes room by forgetting "money"."""
+    meaning = _meaning(model, kept=2)
+    await meaning.covers("money", ["budget"])
+    second_done = asyncio.Event()
+    embed = model.embed
+
+    async def first_waits(texts: Sequence[str]) -> np.ndarray:
+        if "grant" in texts:
+            await second_done.wait()
+        return await embed(texts)
+
+    cast(Any, meaning).vectors = type("Slow", (), {"embed": staticmethod(first_waits)})()
+
+    async def second() -> list[tuple[float, float]]:
+        try:
+            return await meaning.covers("parking", ["bike"])
+        finally:
+            second_done.set()
+
+    first, other = await asyncio.gather(meaning.covers("money", ["grant"]), second())
+    assert first[0][0] > 0.3 and other[0][0] > 0.3
+    assert len(cast(Any, meaning)._known) == 2

@@ -66,14 +66,19 @@ class WordMeaning:
         return out
 
     async def _vectors(self, wanted: Sequence[str]) -> dict[str, np.ndarray]:
-        missing = [w for w in dict.fromkeys(wanted) if w not in self._known]
+        """The vectors of ``wanted``: those kept, and the others embedded in one call.
+        What is kept is read before the call: another question may make room meanwhile."""
+        wanted = list(dict.fromkeys(wanted))
+        found = {w: self._known[w] for w in wanted if w in self._known}
+        missing = [w for w in wanted if w not in found]
         if missing:
-            for word, vector in zip(missing, await self.vectors.embed(missing), strict=True):
-                self._known[word] = np.asarray(vector, dtype=np.float32)
-        found = {}
-        for word in dict.fromkeys(wanted):
+            fresh = await self.vectors.embed(missing)
+            found |= {
+                w: np.asarray(v, dtype=np.float32) for w, v in zip(missing, fresh, strict=True)
+            }
+        for word in wanted:
+            self._known[word] = found[word]
             self._known.move_to_end(word)
-            found[word] = self._known[word]
         while len(self._known) > self.kept:
             self._known.popitem(last=False)
         return found
