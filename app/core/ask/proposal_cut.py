@@ -5,9 +5,8 @@ it ends differs with every question: "parking" has three proposals that say it, 
 a dozen that never use the word. So no hand-set floor decides it: a logistic regression
 over a few general features of each candidate (its closeness in meaning against the
 other candidates', the falls above and below it, the share of the topic's words it
-holds, and how near its words come to them in meaning: word_meaning.py), fitted by
-scripts/fit_proposal_cut.py into proposal_cut.json, gives the probability that the
-question asks for it; the fitted threshold keeps it or not.
+holds), fitted by scripts/fit_proposal_cut.py into proposal_cut.json, gives the
+probability that the question asks for it; the fitted threshold keeps it or not.
 """
 
 from __future__ import annotations
@@ -34,8 +33,6 @@ FEATURES = (
     "no_words",  # 1 when no candidate holds any of the topic's terms: meaning alone
     "fall_below",  # the largest fall in it below it, within the HEAD nearest candidates
     "filtered_few",  # 1 / the candidates when the question states a filter, else 0
-    "cover_meaning",  # the mean over the topic's words of its closest word's cosine
-    "closest_word",  # the cosine of its word closest to one of the topic's (word_meaning.py)
 )
 
 
@@ -49,8 +46,6 @@ class Candidate:
     cosine: float  # to the topic (0: the model does not read the question's language)
     cover: float
     asked: float | None = None  # its cosine to the whole question (None: not read)
-    cover_meaning: float = 0.0  # the topic's words' cover by meaning (word_meaning.py)
-    closest_word: float = 0.0
 
 
 def features(candidates: Sequence[Candidate], filtered: bool = False) -> np.ndarray:
@@ -90,8 +85,6 @@ def features(candidates: Sequence[Candidate], filtered: bool = False) -> np.ndar
             np.full_like(cosine, no_words),
             fall_below,
             np.full_like(cosine, 1.0 / len(candidates) if filtered else 0.0),
-            [c.cover_meaning for c in candidates],
-            [c.closest_word for c in candidates],
         ]
     ).astype(np.float64)
 

@@ -23,7 +23,6 @@ from app.core.ask import proposal_cut
 from app.core.ask.analysis import STOP_WORDS
 from app.core.ask.models import DEADLINE, AskFilters
 from app.core.ask.passages import fuse
-from app.core.ask.word_meaning import WordMeaning
 from app.core.knowledge.index_service import proposal_key
 from app.domain.models import Proposal, ProposalStatus
 from app.nlp.lexical import lexical_terms, proposal_text
@@ -84,7 +83,6 @@ class ProposalSearch:
         self.db = db
         self.vectors = vectors
         self.language = language  # the community's: the lexical index is stemmed in it
-        self.meaning = WordMeaning(vectors)
 
     async def search(
         self,
@@ -141,36 +139,23 @@ class ProposalSearch:
             )
             filtered_total = None if inside is None else len(inside)
         by_id = {p.id: p for p in rows}
-        placed = [  # (its place in the fused ranking, its score, it): those inside the filters
-            (rank, score, by_id[int(key)])
-            for rank, (key, score) in enumerate(fused, start=1)
-            if int(key) in by_id  # not outside the filters now, nor deleted
-        ]
-        found = [proposal for _, _, proposal in placed]
-        covers = (
-            await self.meaning.covers(
-                " ".join(words), [" ".join([p.title, p.description, *p.options]) for p in found]
+        candidates, found = [], []
+        for rank, (key, score) in enumerate(fused, start=1):
+            proposal = by_id.get(int(key))
+            if proposal is None:  # outside the filters now, or deleted
+                continue
+            text = proposal_text(proposal.title, proposal.description, proposal.options)
+            candidates.append(
+                proposal_cut.Candidate(
+                    proposal_id=proposal.id,
+                    fused=score,
+                    rank=rank,
+                    cosine=cosine.get(proposal.id, 0.0),
+                    cover=share(terms, text, self.language),
+                    asked=asked.get(proposal.id),
+                )
             )
-            if meaning
-            else [(0.0, 0.0)] * len(found)
-        )
-        candidates = [
-            proposal_cut.Candidate(
-                proposal_id=proposal.id,
-                fused=score,
-                rank=rank,
-                cosine=cosine.get(proposal.id, 0.0),
-                cover=share(
-                    terms,
-                    proposal_text(proposal.title, proposal.description, proposal.options),
-                    self.language,
-                ),
-                asked=asked.get(proposal.id),
-                cover_meaning=by_meaning[0],
-                closest_word=by_meaning[1],
-            )
-            for (rank, score, proposal), by_meaning in zip(placed, covers, strict=True)
-        ]
+            found.append(proposal)
         rows_ = proposal_cut.features(candidates, filters.active)
         model = cut or proposal_cut.cut()
         chance = model.probabilities(rows_)
