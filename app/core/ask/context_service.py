@@ -343,11 +343,7 @@ class ContextService:
         embedding, topic_vector = vectors[0], vectors[-1]
         outcome, found, facts = await asyncio.gather(
             self.search.search(
-                filters,
-                keywords,
-                topic_vector,
-                language=analysis.language,
-                question=embedding,
+                filters, keywords, topic_vector, language=analysis.language, question=embedding
             ),
             self.passage_search.search(text, embedding),
             self.fact_search.search(text, embedding),

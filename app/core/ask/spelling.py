@@ -125,7 +125,6 @@ class Lexicon:
     def __init__(
         self, texts: Iterable[str], entities: Iterable[str] = (), language: str = "en"
     ) -> None:
-        texts = list(texts)  # read twice: its words, then its names
         counts: Counter[str] = Counter()
         terms: set[str] = set()
         for text in texts:
