@@ -36,8 +36,10 @@ logger = logging.getLogger(__name__)
 NAME = "coordbot"
 # Methods the SDK's MCPServer registers whatever the server offers; a registered method is
 # advertised as a capability (the SDK derives capabilities from its handlers), so these are
-# removed: an agent that reads "prompts" in the capabilities expects some.
-NOT_OFFERED = ("prompts/list", "prompts/get")
+# removed: an agent that reads "prompts" in the capabilities expects some, and one that
+# reads "subscribe" or "listChanged" (at protocol 2026-07-28 they follow from serving
+# subscriptions/listen) waits for change notifications this server never sends.
+NOT_OFFERED = ("prompts/list", "prompts/get", "subscriptions/listen")
 INSTRUCTIONS = (
     "The knowledge of one community: its proposals (and their announced results), "
     "documents and a graph of facts. Start with `ask` for questions in plain words; use "
@@ -72,7 +74,8 @@ class CoordBotServer(MCPServer[Any]):
     SDK says it in pydantic's, or ignores an argument it does not know: a document
     imported with a "proposal_id" the tool does not take was silently not attached);
     and a number outside the range its schema declares, in one sentence (app.mcp.limits).
-    It offers no prompts, and does not advertise them (see NOT_OFFERED)."""
+    It offers no prompts and no change subscriptions, and advertises neither (see
+    NOT_OFFERED)."""
 
     def __init__(self, *args: Any, allow_writes: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from mcp import MCPError
 from mcp.types import METHOD_NOT_FOUND
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from tests.mcp.support import Recording, error_text, stdio_client, structured, wire
 
@@ -76,11 +77,21 @@ async def test_tools_schemas_and_annotations(community: dict[str, str], tmp_path
 
 async def test_no_prompts_advertised(sqlite_community: dict[str, str], tmp_path: Path) -> None:
     """The server offers tools and resources, not prompts: it does not advertise them, and
-    prompts/list is an unknown method rather than an empty promise."""
+    prompts/list is an unknown method rather than an empty promise. Nor does it promise
+    change notifications it never sends: at any protocol version the client negotiates,
+    no resource subscriptions and no list changes are advertised, and a listen stream is
+    an unknown method."""
     async with stdio_client(sqlite_community, tmp_path) as client:
         capabilities = client.server_capabilities
         assert capabilities.prompts is None
         assert capabilities.tools is not None and capabilities.resources is not None
+        assert not capabilities.resources.subscribe and not capabilities.resources.list_changed
+        assert not capabilities.tools.list_changed
+        assert client.protocol_version in MODERN_PROTOCOL_VERSIONS  # listen streams exist
+        with pytest.raises(MCPError) as no_stream:
+            async with client.listen(resources_list_changed=True):
+                pass
+        assert no_stream.value.error.code == METHOD_NOT_FOUND
         with pytest.raises(MCPError) as refused:
             await client.list_prompts()
         assert refused.value.error.code == METHOD_NOT_FOUND
