@@ -59,12 +59,11 @@ def flips(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]
         marks_before = _marks(was) if was else {}
         marks_after = _marks(now) if now else {}
         if marks_before != marks_after:
-            reply = (now or was or {}).get("answer") or ""
             out.append({
                 "question": question,
                 "before": marks_before,
-                "after": marks_after,
-                "reply_after": " ".join(reply.split())[:200] if now else None,
+                "after": marks_after,  # no marks: no miss, so no reply was kept
+                "reply_after": " ".join((now.get("answer") or "").split())[:200] if now else None,
             })  # fmt: skip
     return out
 

@@ -78,9 +78,9 @@ async def test_tools_schemas_and_annotations(community: dict[str, str], tmp_path
 async def test_no_prompts_advertised(sqlite_community: dict[str, str], tmp_path: Path) -> None:
     """The server offers tools and resources, not prompts: it does not advertise them, and
     prompts/list is an unknown method rather than an empty promise. Nor does it promise
-    change notifications it never sends: at any protocol version the client negotiates,
-    no resource subscriptions and no list changes are advertised, and a listen stream is
-    an unknown method."""
+    change notifications it never sends: at the modern version the client negotiates
+    (where serving subscriptions/listen would advertise them), no resource subscriptions
+    and no list changes are advertised, and a listen stream is an unknown method."""
     async with stdio_client(sqlite_community, tmp_path) as client:
         capabilities = client.server_capabilities
         assert capabilities.prompts is None
