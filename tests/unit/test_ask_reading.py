@@ -39,10 +39,15 @@ def test_real_words_and_far_words_stay() -> None:
     assert LEXICON.correct("soundproof") is None
 
 
-def test_a_long_typo_of_a_common_word_is_not_read_as_ours() -> None:
-    lexicon = Lexicon([*TEXTS, "Two proposals are pending"])
+def test_a_typo_of_a_common_word_is_read_as_that_word() -> None:
+    lexicon = Lexicon([*TEXTS, "Two proposals are pending", "Cargo bike maintained by Karim"])
     assert lexicon.correct("pendng") == "pending"  # one edit from ours
-    assert lexicon.correct("openning") is None  # two from "pending", one from "opening"
+    assert lexicon.correct("openning") == "opening"  # two from "pending", one from "opening"
+    # one edit from a common word the community never writes in this form
+    assert lexicon.correct("maintans") == "maintains"
+    assert lexicon.correct("wheelchiar") == "wheelchair"  # two letters swapped
+    # two common words one edit away and about as common: no guess
+    assert lexicon.correct("creatd") is None  # "created" or "create"
 
 
 def test_what_the_community_never_mentions() -> None:

@@ -8,11 +8,12 @@ and facts) and the words the bot reads for itself ("proposals", "cancelled").
 A word is corrected only when it is no word at all: not one of those, and not a
 word the local model's tokenizer knows whole (so "moon" or "dinosaurs" are never
 turned into something of ours; an off-topic question stays off-topic). The correction
-is the closest known word, at most one edit away (two for words of eight letters or
-more, unless a common English word is one edit away: "openning" is not "pending"), and
-only when that closest word is unambiguous or clearly more frequent. Two common words
-run together ("treadmill") are a word. The
-answer says which words were read otherwise.
+is the closest of the community's words one edit away, else a common English word one
+edit away ("maintans" is "maintains", though the community says only "maintained";
+"openning" is "opening", not our "pending"), else one of ours two edits away for words
+of eight letters or more; each only when that word is unambiguous or clearly more
+frequent. Two common words run together ("treadmill") are a word. The answer says
+which words were read otherwise.
 
 The same words tell what a community never mentions: a question about chess or a horse
 in a community whose documents, proposals and facts never name either is one nothing
@@ -80,11 +81,43 @@ class Fix:
 
 
 @lru_cache(maxsize=1)
-def model_words() -> frozenset[str]:
-    """Whole lower-case words of the bundled tokenizer's vocabulary: common English."""
+def _model_ranks() -> dict[str, int]:
+    """Whole lower-case words of the bundled tokenizer's vocabulary, by their place in it
+    (after its reserved entries it lists words about as often as English uses them)."""
     path = resources.files("app.services") / "assets" / "minilm" / "tokenizer.json"
     vocab = json.loads(path.read_text(encoding="utf-8"))["model"]["vocab"]
-    return frozenset(w for w in vocab if w.isalpha() and w.islower())
+    return {w: int(i) for w, i in vocab.items() if w.isalpha() and w.islower()}
+
+
+def model_words() -> frozenset[str]:
+    """Whole lower-case words of the bundled tokenizer's vocabulary: common English."""
+    return _common()[0]
+
+
+@lru_cache(maxsize=1)
+def _common() -> tuple[frozenset[str], dict[str, list[str]]]:
+    """The common English words, and an index of their one-letter deletions."""
+    ranks = _model_ranks()
+    index: dict[str, list[str]] = {}
+    for word in ranks:
+        if len(word) >= SHORT:
+            for key in {word, *_deletes(word)}:
+                index.setdefault(key, []).append(word)
+    return frozenset(ranks), index
+
+
+def common_word(word: str) -> str | None:
+    """The common English word one edit from ``word`` ("maintans" -> "maintains"), when
+    one is much the likeliest: the only one, or three times as common as the next (its
+    place in the tokenizer's list standing for how common it is)."""
+    if len(word) < SHORT:  # too many neighbours one edit away
+        return None
+    ranks, index = _model_ranks(), _common()[1]
+    near = {w for k in {word, *_deletes(word)} for w in index.get(k, ())}
+    found = sorted((w for w in near if w != word and distance(word, w) == 1), key=ranks.__getitem__)
+    if len(found) == 1 or (found and ranks[found[1]] > 3 * ranks[found[0]]):
+        return found[0]
+    return None
 
 
 def _inflected(word: str) -> set[str]:
@@ -185,11 +218,13 @@ class Lexicon:
             key=lambda t: (t[0], t[1]),
         )
         scored = [s for s in scored if s[0] <= allowed]
-        if not scored:
-            return None
+        if not scored or scored[0][0] > 1:  # none of ours one edit away: a common word?
+            # "openning" is "opening" misspelt, not our "pending"; "maintans" is
+            # "maintains", which the community may only say as "maintained"
+            common = common_word(low)
+            if common is not None or not scored or _near_model_word(low):
+                return common
         best = scored[0]
-        if best[0] > 1 and _near_model_word(low):
-            return None  # "openning" is "opening" misspelt, not our "pending"
         rivals = [s for s in scored[1:] if s[0] == best[0]]
         if rivals and -rivals[0][1] * 3 > -best[1]:
             return None  # two words as close and about as common: no guess
