@@ -7,10 +7,11 @@ them, list items and table rows are units of their own, and paragraphs are cut i
 sentences.
 
 Pages kept by static-site generators carry markup a reader never sees: a front matter
-block of fields (YAML between ``---`` lines, TOML between ``+++``), HTML tags and template
-tags. A field with words in it is a unit headed by its key ("location: City Hall" is the
-unit "City Hall" under "location"); a field that is a file name, a switch or a style is
-not. Tags are blanked where they stand (so every offset still points into the page) and a
+block of fields (YAML between ``---`` lines, TOML between ``+++``), HTML tags, template
+tags and comments (``<!-- -->``, ``{# #}``: text the authors hid, often stale). A field
+with words in it is a unit headed by its key ("location: City Hall" is the unit "City
+Hall" under "location"); a field that is a file name, a switch or a style is not. Tags
+are blanked where they stand (so every offset still points into the page) and a
 line of tags alone ends a paragraph, as a blank line does.
 """
 
@@ -21,7 +22,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-READING = 2  # how pages are cut into units; stored unit vectors are kept per reading
+READING = 3  # how pages are cut into units; stored unit vectors are kept per reading
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _UNDERLINE = re.compile(r"^\s*(?:=+|-+)\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)]|[a-z][.)]|\([a-z0-9]{1,3}\))\s+")
@@ -33,7 +34,7 @@ _EMPHASIS = re.compile(r"(\*\*|__|\*|`)")
 _FRONT = re.compile(r"\A\ufeff?(---|\+\+\+)[ \t]*\n(.*?)\n\1[ \t]*(?:\n|\Z)", re.S)
 _FIELD = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*[:=][ \t]*(.*)$")
 _VALUE_ITEM = re.compile(r"^[ \t]*(?:-[ \t]+)?")
-_TAG = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>|\{%.*?%\}", re.S)
+_TAG = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>|\{%.*?%\}|\{#.*?#\}", re.S)
 # A sentence ends at . ! ? before a capital, a digit or an opening mark; not after a
 # one-letter initial or the usual abbreviations.
 _END = re.compile(r"(?<=[.!?])[\"”’)\]]*\s+(?=[\"“(\[]?[A-Z0-9À-ÖØ-Þ])")

@@ -75,6 +75,9 @@ is_active: true
 </div>
 {% include calendar.html %}
 Entry is free &amp; open to all. Bring a laptop.
+{# 2024
+The shuttle bus timetable is on the travel page. #}
+<!-- Doors open at 18:00. -->
 """
 
 
