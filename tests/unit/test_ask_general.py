@@ -163,6 +163,27 @@ def test_the_answer_quotes_the_best_units_of_two_documents_at_most() -> None:
     assert len(quoted[0][1]) <= sentences.MAX_QUOTE + 2
 
 
+def test_a_unit_the_quote_already_says_is_not_quoted_again() -> None:
+    page = (
+        "We run a free shuttle bus between the station and the site during the event.\n\n"
+        "We run a free shuttle bus between the station and the site during the event, "
+        "but not during setup.\n\nThe bus is run by Ledbury Coaches."
+    )
+    units = segment(page)
+    hit = _hit(page)
+    other = DocumentHit("d2", "Travel FAQ", "c2", "Shuttle", 0.4, 0.02)
+    again = segment("We run a free shuttle bus between the station and the site.")
+    best = [
+        scored(units[0], hit, units, 0.9),
+        scored(units[1], hit, units, 0.8),  # says the first and more: it takes its place
+        scored(again[0], other, again, 0.75),  # another page repeating it: left out
+        scored(units[2], hit, units, 0.7),  # the room saved holds what the page adds
+    ]
+    [(quoted_hit, said)] = sentences.quotes(best)
+    assert quoted_hit.title == "House rules"
+    assert said == f"{units[1].text} {units[2].text}"
+
+
 def test_a_unit_that_does_not_fit_whole_fills_the_room_left() -> None:
     first = (
         "Members pay their share of the heating, the water and the building insurance by "

@@ -48,6 +48,7 @@ _QUANTITY = re.compile(
     r"frequency)\b",
     re.I,
 )
+_NON_WORD = re.compile(r"[\W_]+")
 _NUMBER = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
     r"hundred|thousand|once|twice|half|quarter|daily|weekly|monthly|yearly|annually|"
@@ -101,23 +102,29 @@ def quotes(best: Sequence[Scored]) -> list[tuple[DocumentHit, str]]:
     one always, cut at a word if it is longer; a later one that does not fit is cut to
     the room left, when that is at least SHORTEST_PART), from at most QUOTED_DOCUMENTS
     documents: the documents by their best unit, each one's units in its own order. A
-    unit ending in a colon brings what it introduces."""
+    unit ending in a colon brings what it introduces. A unit whose words the quote
+    already holds is left out, and one that holds a quoted unit's words and more takes
+    its place: pages repeat themselves (a banner and the text below it, two pages
+    saying the same), and the room saved holds what they add."""
     chosen: list[tuple[Scored, str]] = []
-    size = 0
     for scored in best[:QUOTED]:
-        documents = {c.hit.document_id for c, _ in chosen} | {scored.hit.document_id}
         said = _said(scored)
-        if chosen and len(documents) > QUOTED_DOCUMENTS:
+        words = _words(said)
+        if any(words <= _words(text) for _, text in chosen):
+            continue  # says nothing the quote does not: the page, or another, repeats it
+        rest = [p for p in chosen if not _words(p[1]) <= words]  # it says those and more
+        documents = {c.hit.document_id for c, _ in rest} | {scored.hit.document_id}
+        if rest and len(documents) > QUOTED_DOCUMENTS:
             continue
-        if chosen and size + len(said) > MAX_QUOTE:
+        size = sum(len(text) + 1 for _, text in rest)
+        if rest and size + len(said) > MAX_QUOTE:
             room = MAX_QUOTE - size - len(" …")
             if room < SHORTEST_PART:
                 continue
             said = cut(said, room)
-        if any(_within(scored, c, text) for c, text in chosen):
+        if any(_within(scored, c, text) for c, text in rest):
             continue  # already quoted with the unit that introduces it
-        chosen.append((scored, said))
-        size += len(said) + 1
+        chosen = [*rest, (scored, said)]
     parts = []
     for document_id in dict.fromkeys(c.hit.document_id for c, _ in chosen):
         own = sorted(
@@ -126,6 +133,10 @@ def quotes(best: Sequence[Scored]) -> list[tuple[DocumentHit, str]]:
         )
         parts.append((own[0][0].hit, cut(" ".join(text for _, text in own))))
     return parts
+
+
+def _words(text: str) -> set[str]:
+    return set(_NON_WORD.split(text.casefold())) - {""}
 
 
 def _said(scored: Scored) -> str:
