@@ -46,6 +46,10 @@ def test_a_typo_of_a_common_word_is_read_as_that_word() -> None:
     # one edit from a common word the community never writes in this form
     assert lexicon.correct("maintans") == "maintains"
     assert lexicon.correct("wheelchiar") == "wheelchair"  # two letters swapped
+    # a common word one edit away that the community never says, where one of its own
+    # words is two edits away: no guess ("elegant" for the Elephant room)
+    rooms = Lexicon(["The Elephant room is the music room"])
+    assert rooms.correct("elefant") is None
     # two common words one edit away and about as common: no guess
     assert lexicon.correct("creatd") is None  # "created" or "create"
 

@@ -220,8 +220,11 @@ class Lexicon:
         scored = [s for s in scored if s[0] <= allowed]
         if not scored or scored[0][0] > 1:  # none of ours one edit away: a common word?
             # "openning" is "opening" misspelt, not our "pending"; "maintans" is
-            # "maintains", which the community may only say as "maintained"
+            # "maintains", which the community says as "maintained"; but "elefant" is
+            # not "elegant" where the community says "elephant", two edits off
             common = common_word(low)
+            if common is not None and self._near(low) and not self._says(common):
+                common = None
             if common is not None or not scored or _near_model_word(low):
                 return common
         best = scored[0]
@@ -229,6 +232,18 @@ class Lexicon:
         if rivals and -rivals[0][1] * 3 > -best[1]:
             return None  # two words as close and about as common: no guess
         return best[2]
+
+    def _near(self, word: str) -> bool:
+        """Whether one of the community's words is at most two edits from ``word`` (read
+        among those of its first letter and about its length: typos rarely hit the first)."""
+        return any(
+            w[:1] == word[:1] and abs(len(w) - len(word)) <= 2 and distance(word, w) <= 2
+            for w in self.counts
+        )
+
+    def _says(self, word: str) -> bool:
+        """Whether the community says ``word`` in some form ("maintains": "maintained")."""
+        return set(lexical_terms(word, self.language)) <= self.terms
 
 
 class Speller:
