@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.core.ask.analysis import analyze_question, date_direction
+from app.core.ask.spelling import Lexicon
 from app.domain.models import ProposalStatus as S
 from app.domain.models import ProposalType as T
 
@@ -113,3 +114,24 @@ def test_date_direction(question: str, direction: str) -> None:
     analysis = analyze_question(question)
     assert analysis.date_phrase is not None
     assert date_direction(question, analysis) == direction
+
+
+def test_a_name_the_community_writes_with_a_word_of_state_is_no_filter() -> None:
+    names = Lexicon(
+        [
+            "All our code is open source. We publish open source tools.",
+            "Live captions on every stage; live captions need a volunteer.",
+            "The garden is open on Sundays. The office is open on Mondays.",
+        ]
+    ).names
+    assert names == {"open source", "live captions"}  # "open on": no word of content
+    asked = analyze_question("will the code we build be open source?", names)
+    assert asked.status is None and asked.intent == D
+    who = analyze_question("who proposed the live captions on the stages", names)
+    assert who.status is None and who.content_keywords == "captions stages"
+    # the same word of state outside the name is still a filter
+    both = analyze_question("open proposals about open source", names)
+    assert both.status is S.OPEN and both.content_keywords == "source"
+    assert analyze_question("what's open right now", names).status is S.OPEN
+    # a community that never writes the phrase reads the word of state as before
+    assert analyze_question("who proposed the live captions").status is S.OPEN

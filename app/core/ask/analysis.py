@@ -10,6 +10,7 @@ range, not a status).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from app.domain.models import ProposalStatus, ProposalType
@@ -278,13 +279,46 @@ def _filters_for_proposals(
     return phrase is not None and keywords is None
 
 
-def analyze_question(question: str) -> AskAnalysis:
-    """Read intent, filters and keywords from a question; never raises."""
+def status_names(text: str) -> list[str]:
+    """The phrases of ``text`` that start with a word of state and go on with a word of
+    content ("open source", "live captions", "closed meetings"): in a community that
+    writes them, they name a thing, not a proposal's state."""
+    found = []
+    for pattern, _ in STATUS_PATTERNS:
+        for match in pattern.finditer(text):
+            after = _NEXT_WORD.match(text, match.end())
+            if after is None:
+                continue
+            word = after.group(1).lower()
+            if word in STOP_WORDS or PROPOSAL_WORDS.fullmatch(word) or len(word) < 3:
+                continue
+            found.append(f"{match.group(0).lower()} {word}")
+    return found
+
+
+_NEXT_WORD = re.compile(r"[ \t-]+([^\W\d_]+)")
+
+
+def _unnamed(text: str, names: Collection[str]) -> str:
+    """``text`` with the words of state inside the community's ``names`` blanked: what
+    the filters are read from ("will the code be open source?" asks for no open one)."""
+    for name in status_names(text):
+        if name in names:
+            state, word = name.rsplit(" ", 1)
+            text = re.sub(rf"\b{re.escape(state)}(?=[ \t-]+{re.escape(word)}\b)",
+                          lambda m: " " * len(m.group(0)), text, flags=re.I)  # fmt: skip
+    return text
+
+
+def analyze_question(question: str, names: Collection[str] = ()) -> AskAnalysis:
+    """Read intent, filters and keywords from a question; never raises. ``names``: the
+    phrases the community writes that begin with a word of state (status_names)."""
     text = " ".join(question.split())
     phrase, rest = extract_date_phrase(text)
     proposer = _proposer(rest)
-    status = first_match(STATUS_PATTERNS, rest)  # type: ignore[arg-type]
-    if STATUS_PATTERNS[0][0].search(rest):  # the narrower state: "ended up cancelled"
+    states = _unnamed(rest, names) if names else rest
+    status = first_match(STATUS_PATTERNS, states)  # type: ignore[arg-type]
+    if STATUS_PATTERNS[0][0].search(states):  # the narrower state: "ended up cancelled"
         status = STATUS_PATTERNS[0][1]
     kind = first_match(TYPE_PATTERNS, rest)  # type: ignore[arg-type]
     date_field = None

@@ -190,7 +190,8 @@ class ContextService:
         if read_in == SOURCE_LANGUAGE:  # typos are read against English and our own words
             reading, fixes = await self.spelling.correct(text)  # "evnts" -> "events"
         marked = await mark_members(reading, self.db)  # "from sofia": a member, a proposer
-        return reading, fixes, read_question(marked, read_in)
+        names = await self.spelling.names(read_in)  # "open source" asks for no open one
+        return reading, fixes, read_question(marked, read_in, names)
 
     async def inspect(
         self, question: str, *, user_id: int | None = None, language: str | None = None

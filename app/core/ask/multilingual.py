@@ -13,6 +13,7 @@ English questions go to ``app.core.ask.analysis``, which knows many more forms.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import replace
 from functools import cache
 
@@ -173,11 +174,12 @@ def _intent(rules: _Compiled, text: str, for_proposals: bool) -> str:
     return INTENT_DOCS
 
 
-def read_question(question: str, language: str = "en") -> AskAnalysis:
-    """The offline reading of a question in ``language``; never raises."""
+def read_question(question: str, language: str = "en", names: Collection[str] = ()) -> AskAnalysis:
+    """The offline reading of a question in ``language``; never raises. ``names``: what
+    the community writes with a word of state ("open source": analysis.status_names)."""
     rules = _compiled(language)
     if rules is None:
-        return deadline_window(analyze_question(question))
+        return deadline_window(analyze_question(question, names))
     text = " ".join(question.split())
     phrase, rest = split_date(text, language)
     proposer = _proposer(rules, rest)

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from app.core.ask.analysis import STOP_WORDS
+from app.core.ask.analysis import STOP_WORDS, status_names
 from app.core.graph.proposal_facts import SOURCE_PREFIX
 from app.i18n import Translator
 from app.nlp.date_typos import VOCABULARY as DATE_WORDS
@@ -160,9 +160,11 @@ class Lexicon:
     ) -> None:
         counts: Counter[str] = Counter()
         terms: set[str] = set()
+        names: Counter[str] = Counter()
         for text in texts:
             counts.update(_LETTERS.findall(text.lower()))
             terms.update(lexical_terms(text, language))
+            names.update(status_names(text))
         for name in entities:  # the fact graph's entities by their words
             counts.update(_LETTERS.findall(normalize(name)))
             terms.update(lexical_terms(name.replace("_", " "), language))
@@ -173,6 +175,9 @@ class Lexicon:
         # words the community mentions: a date says nothing about what a question is about.
         counts.update({w: 1 for w in DATE_WORDS if w not in counts})
         self.language = language
+        # what the community writes with a word of state, more than once: "open source"
+        # names a thing there, and asks for no open proposal (analysis.status_names)
+        self.names = frozenset(n for n, count in names.items() if count > 1)
         self.terms = frozenset(terms)  # as the lexical index reads them (app/nlp/lexical.py)
         self.counts = counts
         self.index: dict[str, list[str]] = {}
@@ -290,6 +295,13 @@ class Speller:
         if _base(language) != _base(self.language):
             return 0.0
         return (await self._current()).unmentioned(question, seen)
+
+    async def names(self, language: str) -> frozenset[str]:
+        """The phrases the community writes that begin with a word of state ("open
+        source"), for reading a question in its language (none in another)."""
+        if _base(language) != _base(self.language):
+            return frozenset()
+        return (await self._current()).names
 
     async def warm(self) -> None:
         """Read the community's words now (at start), not at the first question."""
