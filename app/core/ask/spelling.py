@@ -304,8 +304,9 @@ class Speller:
         return (await self._current()).names
 
     async def warm(self) -> None:
-        """Read the community's words now (at start), not at the first question."""
-        await self._current()
+        """Read the community's words and index the common English ones now (at start),
+        not at the first question."""
+        await asyncio.gather(self._current(), asyncio.to_thread(_common))
 
     async def _current(self) -> Lexicon:
         """The community's words: read at start or at the first question, then again
