@@ -144,7 +144,7 @@ class ProposalSearch:
             )
             filtered_total = None if inside is None else len(inside)
         by_id = {p.id: p for p in rows}
-        candidates, found, titled = [], [], []
+        candidates, found = [], []
         for rank, (key, score) in enumerate(fused, start=1):
             proposal = by_id.get(int(key))
             if proposal is None:  # outside the filters now, or deleted
@@ -161,7 +161,6 @@ class ProposalSearch:
                 )
             )
             found.append(proposal)
-            titled.append(share(terms, proposal.title, self.language) == 1.0)
         rows_ = proposal_cut.features(candidates, filters.active)
         model = cut or proposal_cut.cut()
         chance = model.probabilities(rows_)
@@ -178,8 +177,9 @@ class ProposalSearch:
         # Where meaning is not read, the cut's features of meaning are all zero and say
         # nothing: words alone decide, as the lexical index ranked them.
         kept = [
-            r for r, named in zip(scored, titled, strict=True)
-            if named or (r.score >= model.threshold if meaning else r.coverage == 1.0)
+            r for r in scored
+            if share(terms, r.proposal.title, self.language) == 1.0  # its title names it
+            or (r.score >= model.threshold if meaning else r.coverage == 1.0)
         ]  # fmt: skip
         kept.sort(key=lambda r: (-r.score, -r.proposal.id))
         whole = sum(r.coverage == 1.0 for r in kept)

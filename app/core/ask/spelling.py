@@ -89,21 +89,29 @@ def _model_ranks() -> dict[str, int]:
     return {w: int(i) for w, i in vocab.items() if w.isalpha() and w.islower()}
 
 
+@lru_cache(maxsize=1)
 def model_words() -> frozenset[str]:
     """Whole lower-case words of the bundled tokenizer's vocabulary: common English."""
-    return _common()[0]
+    return frozenset(_model_ranks())
 
 
 @lru_cache(maxsize=1)
-def _common() -> tuple[frozenset[str], dict[str, list[str]]]:
-    """The common English words, and an index of their one-letter deletions."""
-    ranks = _model_ranks()
+def _common_index() -> dict[str, list[str]]:
+    """The common English words by themselves and their one-letter deletions."""
     index: dict[str, list[str]] = {}
-    for word in ranks:
-        if len(word) >= SHORT:
-            for key in {word, *_deletes(word)}:
-                index.setdefault(key, []).append(word)
-    return frozenset(ranks), index
+    for word in _model_ranks():
+        for key in {word, *_deletes(word)}:
+            index.setdefault(key, []).append(word)
+    return index
+
+
+def _common_near(word: str) -> list[str]:
+    """The common English words one edit (a letter dropped, added, changed or two
+    swapped) from ``word``, the most common first."""
+    index = _common_index()
+    near = {w for k in {word, *_deletes(word)} for w in index.get(k, ())}
+    found = (w for w in near if w != word and distance(word, w) == 1)
+    return sorted(found, key=_model_ranks().__getitem__)
 
 
 def common_word(word: str) -> str | None:
@@ -112,9 +120,8 @@ def common_word(word: str) -> str | None:
     place in the tokenizer's list standing for how common it is)."""
     if len(word) < SHORT:  # too many neighbours one edit away
         return None
-    ranks, index = _model_ranks(), _common()[1]
-    near = {w for k in {word, *_deletes(word)} for w in index.get(k, ())}
-    found = sorted((w for w in near if w != word and distance(word, w) == 1), key=ranks.__getitem__)
+    found = [w for w in _common_near(word) if len(w) >= SHORT]  # nor read as a short one
+    ranks = _model_ranks()
     if len(found) == 1 or (found and ranks[found[1]] > 3 * ranks[found[0]]):
         return found[0]
     return None
@@ -133,19 +140,6 @@ def _compound(word: str) -> bool:
     """Two common English words run together: "treadmill", "soundproof" are words."""
     words = model_words()
     return any(word[:i] in words and word[i:] in words for i in range(COMPOUND_PART, len(word) - 3))
-
-
-def _near_model_word(word: str) -> bool:
-    """Whether a common English word is one edit (a letter dropped, added, changed or
-    two swapped) from this one."""
-    words = model_words()
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
-    edits = {a + b[1:] for a, b in splits if b}
-    edits |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
-    edits |= {a + c + b[1:] for a, b in splits if b for c in letters}
-    edits |= {a + c + b for a, b in splits for c in letters}
-    return bool((edits - {word}) & words)
 
 
 def _deletes(word: str) -> set[str]:
@@ -230,7 +224,7 @@ class Lexicon:
             common = common_word(low)
             if common is not None and self._near(low) and not self._says(common):
                 common = None
-            if common is not None or not scored or _near_model_word(low):
+            if common is not None or not scored or _common_near(low):
                 return common
         best = scored[0]
         rivals = [s for s in scored[1:] if s[0] == best[0]]
@@ -306,7 +300,7 @@ class Speller:
     async def warm(self) -> None:
         """Read the community's words and index the common English ones now (at start),
         not at the first question."""
-        await asyncio.gather(self._current(), asyncio.to_thread(_common))
+        await asyncio.gather(self._current(), asyncio.to_thread(_common_index))
 
     async def _current(self) -> Lexicon:
         """The community's words: read at start or at the first question, then again
